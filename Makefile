@@ -1,0 +1,35 @@
+# simcoinche — every target installs what it needs into .venv by itself.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint bench bench-quick clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test,plots]'
+	touch $(STAMP)
+
+## run: the main job — simulate one million donnes to runs/, print where and a summary
+run: $(STAMP)
+	$(BIN)/simcoinche simulate -n 1000000 --seed 1 --overwrite
+
+## test: ruff, then the whole test suite
+test: $(STAMP)
+	$(BIN)/ruff check simcoinche tests benchmarks analysis
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check simcoinche tests benchmarks analysis
+
+## bench: full benchmark suite, JSON under benchmarks/results/
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.run
+
+bench-quick: $(STAMP)
+	$(BIN)/python -m benchmarks.run --quick
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

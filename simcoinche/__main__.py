@@ -1,0 +1,5 @@
+import sys
+
+from simcoinche.cli import main
+
+sys.exit(main())

@@ -1,0 +1,52 @@
+"""Layout of the packed profile array (``int32``), shared by kernels and the facade.
+
+These are layout offsets (compile-time constants), not rule values: kernels read every
+rule value from the array passed to them, so one compiled kernel serves every profile.
+"""
+
+# --- deal -----------------------------------------------------------------------------
+P_DEAL_ROUND_1 = 0        # cards given to each player in the first round (3)
+P_DEAL_ROUND_2 = 1        # ... second round (2)
+P_DEAL_ROUND_3 = 2        # ... third round (3); 0 when there are only two rounds
+P_AUCTION_CARDS = 3       # cards held during the auction (8; 6 in stephanoise)
+P_CUT_MIN = 4             # fewest cards left in each packet by the cut (3 federal)
+# --- auction --------------------------------------------------------------------------
+P_N_BID_VALUES = 5        # number of numeric bid values in the ladder
+P_CAPOT_VALUE = 6         # value of a capot bid (250)
+P_GENERALE_VALUE = 7      # value of a générale bid; 0 = no générale in this profile
+P_ALLOW_SA = 8            # 1 if sans-atout contracts exist
+P_ALLOW_TA = 9            # 1 if tout-atout contracts exist
+P_COINCHE_ENDS_AUCTION = 10  # 1: a coinche ends the auction at once (classic)
+P_ALLOW_SURCOINCHE = 11   # 1: the bidding team may surcoinche
+P_ALLOW_DECOINCHE = 12    # 1: the coinched bidder's partner may outbid (stephanoise)
+P_NO_COINCHE_80 = 13      # 1: an 80 cannot be coinched (classic option)
+# --- play -----------------------------------------------------------------------------
+P_MUST_UNDERTRUMP = 14    # 1: holding trumps over an unbeatable opponent trump, must trump
+P_MUST_TRUMP_OVER_PARTNER = 15  # 1: void in the led suit, must trump even if partner wins
+P_LAST_TRICK_BONUS = 16   # "dix de der" (10)
+P_CAPOT_CARD_POINTS = 17  # card points of a team that wins all 8 tricks (252 federal)
+# --- announcements --------------------------------------------------------------------
+P_ANNOUNCEMENTS = 18      # 0 none; 1 federal (a card serves once); 2 shared cards (stephanoise)
+P_BELOTE_POINTS = 19      # belote value (20); 0 = no belote
+P_CAPOT_TRANSFERS_ANNOUNCEMENTS = 20  # 1: takers winning all tricks take the defence's
+# --- scoring --------------------------------------------------------------------------
+P_SUCCESS_RULE = 21       # 0 federal: T_t >= bid and T_t > T_d; others in later profiles
+P_SCORING_RULE = 22       # 0 federal formulas; others in later profiles
+P_FAILED_BASE = 23        # points the defence gets for a failed contract (160)
+P_SA_MULTIPLIER = 24      # contract multiplier at sans-atout (1; 2 in stephanoise)
+P_ROUNDING = 25           # 1: marks rounded to the nearest ten, halves up; 0: none
+P_ANNUL_MAX_POINTS = 26   # hand annulment threshold (classic 10); -1 = off
+# --- partie ---------------------------------------------------------------------------
+P_TARGET = 27             # points to win a partie (2000)
+P_PARTIE_RULE = 28        # 0 federal: belote-only crossing must win a later trick
+# --- tables ---------------------------------------------------------------------------
+P_BID_VALUES = 32         # numeric bid ladder, P_N_BID_VALUES entries (at most 24)
+MAX_BID_VALUES = 24
+P_TRUMP_POINTS = 56       # 8 entries by rank: points of trump cards in a suit contract
+P_PLAIN_POINTS = 64       # 8: points of non-trump cards in a suit contract
+P_SA_POINTS = 72          # 8: points of every card at sans-atout
+P_TA_POINTS = 80          # 8: points of every card at tout-atout
+P_CARRE_POINTS = 88       # 8: carré value by rank at a suit (or TA) contract; 0 = none
+P_CARRE_POINTS_SA = 96    # 8: carré value by rank at sans-atout
+P_SUITE_POINTS = 104      # 9: suite value by run length 0..8 (federal: 3→20, 4→50, 5+→100)
+PROFILE_LEN = 113

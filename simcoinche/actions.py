@@ -1,0 +1,109 @@
+"""Auction actions: text tokens and their compact ``uint8`` codes.
+
+Codes (the same in kernels, Parquet ``--record-play`` columns and the reference engine):
+
+- ``0`` pass, ``1`` coinche, ``2`` surcoinche;
+- a bid: ``BID_BASE + level * 6 + kind`` where ``level`` indexes the profile's ladder
+  (numeric values first, then capot, then générale when the profile has it) and ``kind``
+  is the contract kind (0..3 suit S H D C, 4 SA, 5 TA). The largest code is below 256.
+
+Tokens (case-insensitive): ``pass``, ``coinche``, ``surcoinche``, ``80H``, ``120S``,
+``capotD`` (capot in diamonds).
+"""
+
+from __future__ import annotations
+
+from simcoinche.cards import CONTRACT_KIND_NAMES
+from simcoinche.errors import InputError
+from simcoinche.profiles import Profile
+
+PASS = 0
+COINCHE = 1
+SURCOINCHE = 2
+BID_BASE = 8
+N_KINDS = 6
+
+
+def bid_code(level: int, kind: int) -> int:
+    """Code of a bid at ladder ``level`` in contract ``kind``."""
+    return BID_BASE + level * N_KINDS + kind
+
+
+def is_bid(code: int) -> bool:
+    """True when ``code`` is a bid (not pass, coinche or surcoinche)."""
+    return code >= BID_BASE
+
+
+def bid_level(code: int) -> int:
+    """Ladder level of a bid code."""
+    return (code - BID_BASE) // N_KINDS
+
+
+def bid_kind(code: int) -> int:
+    """Contract kind of a bid code."""
+    return (code - BID_BASE) % N_KINDS
+
+
+def _parse_kind(text: str, token: str, profile: Profile) -> int:
+    t = text.upper()
+    if t not in CONTRACT_KIND_NAMES:
+        raise InputError(f"unknown auction token {token!r}: unknown contract {text!r}")
+    kind = CONTRACT_KIND_NAMES.index(t)
+    if kind not in profile.contract_kinds:
+        raise InputError(
+            f"unknown auction token {token!r}: no {t} contracts in profile {profile.name}"
+        )
+    return kind
+
+
+def parse_action(token: str, profile: Profile) -> int:
+    """Parse an auction token into its code.
+
+    Raises
+    ------
+    InputError
+        For a token that is not an action of ``profile`` (unknown word, value off the
+        ladder, unknown suit).
+    """
+    if not isinstance(token, str):
+        raise InputError(f"unknown auction token {token!r}: expected text such as '80H'")
+    t = token.strip()
+    low = t.lower()
+    if low == "pass":
+        return PASS
+    if low == "coinche":
+        return COINCHE
+    if low == "surcoinche":
+        return SURCOINCHE
+    n = len(profile.bid_values)
+    if low.startswith("capot"):
+        return bid_code(n, _parse_kind(t[5:], token, profile))
+    if low.startswith("generale") and profile.generale_value:
+        return bid_code(n + 1, _parse_kind(t[8:], token, profile))
+    digits = len(t) - len(t.lstrip("0123456789"))
+    if digits == 0:
+        raise InputError(f"unknown auction token {token!r}: expected pass, coinche, "
+                         "surcoinche, a bid such as 80H or capotS")
+    value = int(t[:digits])
+    if value not in profile.bid_values:
+        raise InputError(f"unknown auction token {token!r}: {value} is not a bid value of "
+                         f"profile {profile.name} ({', '.join(map(str, profile.bid_values))})")
+    return bid_code(profile.bid_values.index(value), _parse_kind(t[digits:], token, profile))
+
+
+def format_action(code: int, profile: Profile) -> str:
+    """Canonical token of an action code (``pass``, ``80H``, ``capotS``)."""
+    if code == PASS:
+        return "pass"
+    if code == COINCHE:
+        return "coinche"
+    if code == SURCOINCHE:
+        return "surcoinche"
+    level, kind = bid_level(code), bid_kind(code)
+    n = len(profile.bid_values)
+    name = CONTRACT_KIND_NAMES[kind]
+    if level < n:
+        return f"{profile.bid_values[level]}{name}"
+    if level == n:
+        return f"capot{name}"
+    return f"generale{name}"

@@ -1,0 +1,59 @@
+"""Command line: ``simcoinche <command> …``.
+
+Each command lives in its own module of :mod:`simcoinche.commands`, which defines
+``register(subparsers)``; the parser it adds sets ``func(args) -> int`` (exit status).
+User errors (:class:`~simcoinche.errors.InputError`) become one line on stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from simcoinche import __version__
+from simcoinche.errors import InputError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line (no usage dump) and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"simcoinche: error: {message}\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser, with every command module found in :mod:`simcoinche.commands`."""
+    parser = _Parser(prog="simcoinche", description="Coinche (belote coinchée) simulator")
+    parser.add_argument("--version", action="version", version=f"simcoinche {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    import simcoinche.commands as commands
+
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"simcoinche.commands.{info.name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``simcoinche`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status = args.func(args)
+    except InputError as exc:
+        sys.stderr.write(f"simcoinche: error: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("simcoinche: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 1
+    return int(status or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
