@@ -107,3 +107,32 @@ def format_action(code: int, profile: Profile) -> str:
     if level == n:
         return f"capot{name}"
     return f"generale{name}"
+
+
+# Why an auction action is illegal: codes returned by the auction kernel and raised by
+# the reference engine; the text is what `simcoinche score` prints ({current} = the
+# current highest bid's token).
+R_OK = 0
+R_AUCTION_OVER = 1
+R_BID_NOT_HIGHER = 2
+R_BID_AFTER_COINCHE = 3
+R_COINCHE_NO_BID = 4
+R_COINCHE_OWN_TEAM = 5
+R_ALREADY_COINCHED = 6
+R_SURCOINCHE_NO_COINCHE = 7
+R_SURCOINCHE_NOT_TAKERS = 8
+R_ALREADY_SURCOINCHED = 9
+R_NOT_IN_PROFILE = 10
+
+AUCTION_REASONS: dict[int, str] = {
+    R_AUCTION_OVER: "the auction is over",
+    R_BID_NOT_HIGHER: "bid must be above {current}",
+    R_BID_AFTER_COINCHE: "cannot bid after a coinche",
+    R_COINCHE_NO_BID: "no bid to coinche",
+    R_COINCHE_OWN_TEAM: "cannot coinche own team's bid",
+    R_ALREADY_COINCHED: "the bid is already coinched",
+    R_SURCOINCHE_NO_COINCHE: "no coinche to surcoinche",
+    R_SURCOINCHE_NOT_TAKERS: "only the bidding team may surcoinche",
+    R_ALREADY_SURCOINCHED: "already surcoinched",
+    R_NOT_IN_PROFILE: "not allowed in this profile",
+}
