@@ -1,0 +1,319 @@
+"""Success-rate tables with Wilson intervals, and bid curves, from results DataFrames.
+
+Input tables follow the Parquet schema of ``docs/ARCHITECTURE.md`` (one row per donne),
+optionally with feature columns joined to them::
+
+    from simcoinche.features import hand_features
+    df = df.join(hand_features(df, "taker").add_prefix("taker_"))
+    success_rates(df, by=["taker_trump_len", "taker_majors"], min_count=100)
+
+Passed-out donnes (``passed_out`` true, or ``taker == -1``) have no contract: every
+function here leaves them out of the counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from simcoinche.errors import InputError
+from simcoinche.profiles import Profile, get_profile
+
+#: Default bid levels of :func:`bid_curve`: the federal ladder, then capot.
+DEFAULT_LEVELS: tuple[int, ...] = (80, 90, 100, 110, 120, 130, 140, 150, 160, 250)
+
+
+def wilson_interval(
+    successes: object, n: object, z: float = 1.96
+) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a binomial proportion, vectorised.
+
+    Parameters
+    ----------
+    successes, n : int or array-like of int
+        Successes and trials (broadcast together); ``0 <= successes <= n``.
+    z : float
+        Normal quantile (1.96 → 95 %).
+
+    Returns
+    -------
+    low, high : ndarray of float64
+        Bounds in ``[0, 1]``; NaN where ``n == 0``. ``low`` is exactly 0 when
+        ``successes == 0`` and ``high`` exactly 1 when ``successes == n``.
+
+    Raises
+    ------
+    InputError
+        Negative counts, ``successes > n``, non-integer counts or ``z <= 0``.
+    """
+    k = np.asarray(successes)
+    m = np.asarray(n)
+    for name, a in (("successes", k), ("n", m)):
+        if a.dtype.kind not in "iub":
+            if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+                continue
+            raise InputError(f"wilson_interval: {name} must be integer counts")
+    if not np.isfinite(z) or z <= 0:
+        raise InputError(f"wilson_interval: z must be positive, got {z}")
+    k = k.astype(np.float64)
+    m = m.astype(np.float64)
+    k, m = np.broadcast_arrays(k, m)
+    if np.any(k < 0) or np.any(m < 0):
+        raise InputError("wilson_interval: counts must be non-negative")
+    if np.any(k > m):
+        raise InputError("wilson_interval: successes exceed n")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / m
+        z2 = z * z
+        denom = 1.0 + z2 / m
+        centre = (p + z2 / (2.0 * m)) / denom
+        half = z / denom * np.sqrt(p * (1.0 - p) / m + z2 / (4.0 * m * m))
+        low = np.clip(centre - half, 0.0, 1.0)
+        high = np.clip(centre + half, 0.0, 1.0)
+    low = np.where(k == 0, 0.0, low)
+    high = np.where(k == m, 1.0, high)
+    empty = m == 0
+    low = np.where(empty, np.nan, low)
+    high = np.where(empty, np.nan, high)
+    return low, high
+
+
+def _require(df: pd.DataFrame, columns: Sequence[str]) -> None:
+    for c in columns:
+        if c not in df.columns:
+            raise InputError(f"results table has no column {c!r}")
+
+
+def _keys(by: str | Sequence[str] | None) -> list[str]:
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    keys = list(by)
+    if not all(isinstance(k, str) for k in keys):
+        raise InputError(f"group keys must be column names, got {by!r}")
+    return keys
+
+
+def _check_min_count(min_count: object) -> int:
+    if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
+            or min_count < 0:
+        raise InputError(f"min_count must be a non-negative integer, got {min_count!r}")
+    return int(min_count)
+
+
+def played(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows with a contract (passed-out donnes removed).
+
+    A donne is passed out when ``passed_out`` is true or ``taker`` is negative.
+    """
+    _require(df, ["taker"])
+    keep = df["taker"].to_numpy(dtype=np.int64, na_value=-1) >= 0
+    if "passed_out" in df.columns:
+        keep &= ~df["passed_out"].to_numpy(dtype=bool, na_value=True)
+    return df.loc[keep]
+
+
+def taker_team(df: pd.DataFrame) -> np.ndarray:
+    """Team of the takers (``taker & 1``) per row, ``int64``; rows must have a taker."""
+    return df["taker"].to_numpy(dtype=np.int64) & 1
+
+
+def _per_team(df: pd.DataFrame, stem: str, team: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(takers', defence's) values of the per-team columns ``{stem}_t0`` / ``{stem}_t1``."""
+    a = df[f"{stem}_t0"].to_numpy(dtype=np.int64)
+    b = df[f"{stem}_t1"].to_numpy(dtype=np.int64)
+    return np.where(team == 0, a, b), np.where(team == 0, b, a)
+
+
+def _grouped_sums(frame: pd.DataFrame, keys: list[str], values: list[str]) -> pd.DataFrame:
+    """Count and sums of ``values`` per group of ``keys`` (all rows if no key), keys as
+    columns, sorted by the keys (missing keys last)."""
+    if keys:
+        g = frame.groupby(keys, dropna=False, sort=True, observed=True)
+        out = g[values].sum()
+        out.insert(0, "n", g.size())
+        return out.reset_index()
+    out = pd.DataFrame({v: [frame[v].sum()] for v in values})
+    out.insert(0, "n", [len(frame)])
+    return out
+
+
+def success_rates(
+    df: pd.DataFrame,
+    by: str | Sequence[str] | None = None,
+    min_count: int = 1,
+    z: float = 1.96,
+) -> pd.DataFrame:
+    """Contract success rate per group, with a Wilson interval and mean marks.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Results (Parquet schema; columns ``taker``, ``made``, ``marks_t0``,
+        ``marks_t1``, ``passed_out`` if present) with any extra columns to group by,
+        e.g. ``df.join(hand_features(df, "taker").add_prefix("taker_"))``.
+    by : str or list of str, optional
+        Group keys; none → one row for the whole table.
+    min_count : int
+        Groups with fewer donnes are dropped.
+    z : float
+        Normal quantile of the interval (1.96 → 95 %).
+
+    Returns
+    -------
+    DataFrame
+        One row per group, sorted by the keys (a missing key value — e.g. a trump
+        feature at SA — forms its own group, last), columns: the keys, ``n`` (donnes
+        played), ``made`` (contracts made), ``rate`` = made / n, ``low``/``high`` (Wilson
+        interval), ``mean_marks_takers`` and ``mean_marks_defence`` (marks of the
+        donne, ``marks_t*`` of the takers' team ``taker & 1`` and of the other).
+        Passed-out donnes are excluded.
+
+    Raises
+    ------
+    InputError
+        Missing columns or a bad ``min_count``.
+    """
+    keys = _keys(by)
+    min_count = _check_min_count(min_count)
+    _require(df, ["taker", "made", "marks_t0", "marks_t1", *keys])
+    d = played(df)
+    team = taker_team(d)
+    mt, md = _per_team(d, "marks", team)
+    frame = d[keys].copy()
+    frame["made"] = d["made"].to_numpy(dtype=np.int64)
+    frame["_mt"] = mt
+    frame["_md"] = md
+    out = _grouped_sums(frame, keys, ["made", "_mt", "_md"])
+    out = out[out["n"] >= max(min_count, 1)].reset_index(drop=True)
+    n = out["n"].to_numpy(dtype=np.int64)
+    made = out["made"].to_numpy(dtype=np.int64)
+    low, high = wilson_interval(made, n, z)
+    out["n"] = n
+    out["made"] = made
+    out["rate"] = made / np.where(n > 0, n, 1)
+    out["low"] = low
+    out["high"] = high
+    out["mean_marks_takers"] = out.pop("_mt") / np.where(n > 0, n, 1)
+    out["mean_marks_defence"] = out.pop("_md") / np.where(n > 0, n, 1)
+    return out[[*keys, "n", "made", "rate", "low", "high",
+                "mean_marks_takers", "mean_marks_defence"]]
+
+
+def made_at(
+    df: pd.DataFrame, level: int, profile: str | Profile | None = None
+) -> np.ndarray:
+    """Whether the takers' play of each donne would have made a bid of ``level``.
+
+    Federal success test (RULES.md "Scoring of a donne"): with takers' total
+    ``T_t = card_points + announce + belote`` of the takers' team and ``T_d`` likewise
+    for the defence, a bid ``L`` is made iff ``T_t >= L`` and ``T_t > T_d``; a capot
+    (``level == profile.capot_value``, 250) iff the takers won all 8 tricks.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Played donnes only (see :func:`played`), with ``taker``, ``card_points_t*``,
+        ``announce_t*``, ``belote_t*``, ``tricks_t*``.
+    level : int
+        Bid value.
+    profile : str or Profile, optional
+        Rule profile (default ``federal``); its success rule must be the federal one.
+
+    Returns
+    -------
+    ndarray of bool, shape (len(df),)
+    """
+    prof = get_profile(profile)
+    if prof.success_rule != 0:
+        raise InputError(f"bid curves support the federal success rule only, not profile "
+                         f"{prof.name!r}")
+    team = taker_team(df)
+    if level == prof.capot_value:
+        tricks, _ = _per_team(df, "tricks", team)
+        return tricks == 8
+    ct, cd = _per_team(df, "card_points", team)
+    at, ad = _per_team(df, "announce", team)
+    bt, bd = _per_team(df, "belote", team)
+    total_t = ct + at + bt
+    total_d = cd + ad + bd
+    return (total_t >= level) & (total_t > total_d)
+
+
+def bid_curve(
+    df: pd.DataFrame,
+    by: str | Sequence[str] | None = None,
+    levels: Sequence[int] = DEFAULT_LEVELS,
+    min_count: int = 1,
+    z: float = 1.96,
+    profile: str | Profile | None = None,
+) -> pd.DataFrame:
+    """Probability, per group and bid level, that the takers would have made that bid.
+
+    For each played donne and each level ``L`` this applies the federal success test
+    to what the takers actually scored (:func:`made_at`: ``T_t >= L`` and
+    ``T_t > T_d``; for the capot value, all 8 tricks). It estimates *what the
+    contract's play would have made*: the hands were played toward the contract
+    actually bid (its trump, and the takers' and defenders' play aimed at that bid),
+    so a level far from the bid is an approximation — players aiming at a higher bid,
+    or defenders against it, might have played differently.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Results (Parquet schema) with any extra group columns. Passed-out donnes are
+        excluded.
+    by : str or list of str, optional
+        Group keys; none → one curve for the whole table.
+    levels : sequence of int
+        Bid values (default 80..160 and 250 = capot).
+    min_count : int
+        Groups with fewer played donnes are dropped.
+    z : float
+        Normal quantile of the Wilson interval.
+    profile : str or Profile, optional
+        Rule profile (default ``federal``): gives the capot value.
+
+    Returns
+    -------
+    DataFrame
+        Tidy: the keys, ``level``, ``n``, ``made``, ``p``, ``low``, ``high``; sorted by
+        keys then level.
+
+    Raises
+    ------
+    InputError
+        Missing columns, empty or non-integer ``levels``, bad ``min_count``.
+    """
+    keys = _keys(by)
+    min_count = _check_min_count(min_count)
+    lv = [int(x) for x in levels] if len(levels) else []
+    if not lv or any(x <= 0 or x != y for x, y in zip(lv, levels, strict=True)):
+        raise InputError(f"levels must be positive integer bid values, got {levels!r}")
+    cols = [f"{s}_t{t}" for s in ("card_points", "announce", "belote", "tricks")
+            for t in (0, 1)]
+    _require(df, ["taker", *cols, *keys])
+    d = played(df)
+    frame = d[keys].copy()
+    names = [f"_L{i}" for i in range(len(lv))]
+    for name, level in zip(names, lv, strict=True):
+        frame[name] = made_at(d, level, profile).astype(np.int64)
+    sums = _grouped_sums(frame, keys, names)
+    sums = sums[sums["n"] >= max(min_count, 1)]
+    tidy = sums.melt(id_vars=[*keys, "n"], value_vars=names, var_name="level",
+                     value_name="made")
+    tidy["level"] = tidy["level"].map(dict(zip(names, lv, strict=True))).astype(np.int64)
+    tidy = tidy.sort_values([*keys, "level"], kind="stable", na_position="last")
+    tidy = tidy.reset_index(drop=True)
+    n = tidy["n"].to_numpy(dtype=np.int64)
+    made = tidy["made"].to_numpy(dtype=np.int64)
+    low, high = wilson_interval(made, n, z)
+    tidy["n"] = n
+    tidy["made"] = made
+    tidy["p"] = made / np.where(n > 0, n, 1)
+    tidy["low"] = low
+    tidy["high"] = high
+    return tidy[[*keys, "level", "n", "made", "p", "low", "high"]]
