@@ -324,6 +324,34 @@ def role_hands(df: pd.DataFrame, role: str) -> tuple[np.ndarray, np.ndarray]:
     return hands.astype(np.uint32), valid
 
 
+def contract_kinds(df: pd.DataFrame) -> np.ndarray:
+    """The ``trump`` column as contract kinds ``int64`` (0..5, -1 when passed out).
+
+    Accepts the raw integer column of the Parquet schema, the categorical of names
+    (``S H D C SA TA``) that :func:`simcoinche.results.read_results` returns, or names
+    as text.
+    """
+    _require(df, ["trump"])
+    col = df["trump"]
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        cats = [str(c).upper() for c in col.cat.categories]
+        bad = [c for c in cats if c not in CONTRACT_KIND_NAMES]
+        if bad:
+            raise InputError(f"column 'trump' has unknown contract {bad[0]!r}")
+        lut = np.array([CONTRACT_KIND_NAMES.index(c) for c in cats] + [-1], dtype=np.int64)
+        return lut[col.cat.codes.to_numpy(dtype=np.int64)]      # code -1 → last entry, -1
+    if col.dtype.kind in "iub" or pd.api.types.is_integer_dtype(col.dtype):
+        return col.to_numpy(dtype=np.int64, na_value=-1)
+    names = col.astype("string").str.upper()
+    kinds = np.full(len(col), -1, dtype=np.int64)
+    for k, name in enumerate(CONTRACT_KIND_NAMES):
+        kinds[(names == name).fillna(False).to_numpy(dtype=bool)] = k
+    unknown = names.notna().to_numpy(dtype=bool) & (kinds < 0)
+    if unknown.any():
+        raise InputError(f"column 'trump' has unknown contract {col[unknown].iloc[0]!r}")
+    return kinds
+
+
 def _to_frame(values: dict[str, np.ndarray], valid: np.ndarray,
               index: pd.Index) -> pd.DataFrame:
     """Nullable-dtype DataFrame; ``-1`` (undefined) and invalid rows become ``<NA>``."""
@@ -360,8 +388,9 @@ def hand_features(
         player).
     trump : int, str or array-like, optional
         Contract kind to evaluate under; default: each row's ``trump`` column (the
-        contract actually played). One kind (``1`` or ``"H"``) asks "what if this were
-        trump" for every row.
+        contract actually played; integer kinds or the categorical of names that
+        :func:`simcoinche.results.read_results` returns). One kind (``1`` or
+        ``"H"``) asks "what if this were trump" for every row.
     profile : str or Profile, optional
         Point tables (default ``federal``).
 
@@ -385,8 +414,7 @@ def hand_features(
         h1, valid = role_hands(df, role)
         h2 = None
     if trump is None:
-        _require(df, ["trump"])
-        kinds = df["trump"].to_numpy(dtype=np.int64, na_value=-1)
+        kinds = contract_kinds(df)
         valid = valid & (kinds >= 0) & (kinds <= 5)
         kinds = np.where(valid, kinds, 0)
     else:

@@ -287,3 +287,22 @@ def test_join_with_prefix_keeps_rows(results):
 def test_bad_input_raises_input_error_naming_culprit(results, call, culprit):
     with pytest.raises(InputError, match=culprit):
         call(results)
+
+
+def test_categorical_trump_names_as_read_from_parquet(results):
+    # simcoinche.results.read_results returns trump as a categorical of S H D C SA TA.
+    from simcoinche.results import tidy
+
+    categorical = tidy(results.copy())
+    assert isinstance(categorical["trump"].dtype, pd.CategoricalDtype)
+    pd.testing.assert_frame_equal(hand_features(categorical, "taker"),
+                                  hand_features(results, "taker"))
+    as_text = results.assign(trump=categorical["trump"].astype("string"))
+    pd.testing.assert_frame_equal(hand_features(as_text, "partner"),
+                                  hand_features(results, "partner"))
+
+
+def test_unknown_trump_name_in_column_raises(results):
+    bad = results.assign(trump=np.where(results["taker"] >= 0, "XX", None))
+    with pytest.raises(InputError, match="XX"):
+        hand_features(bad)
