@@ -304,3 +304,15 @@ def test_bid_curve_without_groups_and_min_count(curve_results):
 def test_bid_curve_bad_input(curve_results, kwargs, culprit):
     with pytest.raises(InputError, match=culprit):
         bid_curve(curve_results, **kwargs)
+
+
+def test_missing_key_forms_its_own_group_last():
+    # e.g. taker_trump_len is <NA> at sans-atout: those donnes are counted, not dropped.
+    rows = [donne(0, made=True, marks=(100, 60), k=2), donne(1, made=False, k=None),
+            donne(2, made=True, marks=(90, 70), k=None), donne(3, made=False, k=1)]
+    df = frame(rows).astype({"k": "Int8"})
+    t = success_rates(df, by="k")
+    assert t["k"].iloc[:2].tolist() == [1, 2] and pd.isna(t["k"].iloc[2])
+    assert t["n"].tolist() == [1, 1, 2] and t["made"].tolist() == [0, 1, 1]
+    c = bid_curve(df, by="k", levels=(80,))
+    assert pd.isna(c["k"].iloc[-1]) and c["n"].tolist() == [1, 1, 2]
