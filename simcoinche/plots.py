@@ -30,7 +30,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 from simcoinche.errors import InputError
 from simcoinche.features import FEATURES, hand_features
 from simcoinche.profiles import Profile, get_profile
-from simcoinche.stats import DEFAULT_LEVELS, bid_curve, played, success_rates, taker_team
+from simcoinche.stats import bid_curve, played, success_rates, taker_team
 
 DPI = 120
 _LABELS = {
@@ -85,7 +85,7 @@ def plot_bid_curves(
     df: pd.DataFrame,
     out_dir: str | Path,
     by: str = "trump_len",
-    levels: Sequence[int] = DEFAULT_LEVELS,
+    levels: Sequence[int] | None = None,
     min_count: int = 100,
     profile: str | Profile | None = None,
     filename: str | None = None,
@@ -106,8 +106,9 @@ def plot_bid_curves(
         Directory for the PNG.
     by : str
         A feature name (``trump_len``, ``top_trumps``, ``majors``…).
-    levels : sequence of int
-        Bid values on the x axis (the profile's capot value is labelled "capot").
+    levels : sequence of int, optional
+        Bid values on the x axis; default the profile's ladder and capot (labelled
+        "capot").
     min_count : int
         Smallest group drawn.
     profile : str or Profile, optional

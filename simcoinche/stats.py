@@ -246,7 +246,7 @@ def made_at(
 def bid_curve(
     df: pd.DataFrame,
     by: str | Sequence[str] | None = None,
-    levels: Sequence[int] = DEFAULT_LEVELS,
+    levels: Sequence[int] | None = None,
     min_count: int = 1,
     z: float = 1.96,
     profile: str | Profile | None = None,
@@ -268,8 +268,9 @@ def bid_curve(
         excluded.
     by : str or list of str, optional
         Group keys; none → one curve for the whole table.
-    levels : sequence of int
-        Bid values (default 80..160 and 250 = capot).
+    levels : sequence of int, optional
+        Bid values; default the profile's ladder then its capot value (federal:
+        :data:`DEFAULT_LEVELS`, 80..160 and 250).
     min_count : int
         Groups with fewer played donnes are dropped.
     z : float
@@ -290,6 +291,9 @@ def bid_curve(
     """
     keys = _keys(by)
     min_count = _check_min_count(min_count)
+    prof = get_profile(profile)
+    if levels is None:
+        levels = (*prof.bid_values, prof.capot_value)
     lv = [int(x) for x in levels] if len(levels) else []
     if not lv or any(x <= 0 or x != y for x, y in zip(lv, levels, strict=True)):
         raise InputError(f"levels must be positive integer bid values, got {levels!r}")
@@ -300,7 +304,7 @@ def bid_curve(
     frame = d[keys].copy()
     names = [f"_L{i}" for i in range(len(lv))]
     for name, level in zip(names, lv, strict=True):
-        frame[name] = made_at(d, level, profile).astype(np.int64)
+        frame[name] = made_at(d, level, prof).astype(np.int64)
     sums = _grouped_sums(frame, keys, names)
     sums = sums[sums["n"] >= max(min_count, 1)]
     tidy = sums.melt(id_vars=[*keys, "n"], value_vars=names, var_name="level",

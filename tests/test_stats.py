@@ -10,7 +10,14 @@ import pytest
 
 from simcoinche.errors import InputError
 from simcoinche.features import hand_features
-from simcoinche.stats import bid_curve, made_at, played, success_rates, wilson_interval
+from simcoinche.stats import (
+    DEFAULT_LEVELS,
+    bid_curve,
+    made_at,
+    played,
+    success_rates,
+    wilson_interval,
+)
 
 # Parquet schema dtypes (docs/ARCHITECTURE.md "Parquet schema").
 SCHEMA = {
@@ -316,3 +323,8 @@ def test_missing_key_forms_its_own_group_last():
     assert t["n"].tolist() == [1, 1, 2] and t["made"].tolist() == [0, 1, 1]
     c = bid_curve(df, by="k", levels=(80,))
     assert pd.isna(c["k"].iloc[-1]) and c["n"].tolist() == [1, 1, 2]
+
+
+def test_bid_curve_default_levels_are_the_profile_ladder_and_capot(curve_results):
+    c = bid_curve(curve_results)
+    assert c["level"].tolist() == [*range(80, 161, 10), 250] == list(DEFAULT_LEVELS)
