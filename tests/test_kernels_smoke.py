@@ -385,6 +385,12 @@ def test_play_kernels_agree_with_reference_on_random_positions(rng):
         assert E.legal_cards(hand, trick, trump) == ref.legal_cards(hand, trick, trump)
         full = [*trick, hand[int(rng.integers(0, 8))]]
         assert E.trick_winner(full, trump) == ref.trick_winner(full, trump)
+        # the incremental form the simulation may use: beats() one card at a time
+        best = 0
+        for p in range(1, len(full)):
+            if play.beats(full[p], full[best], full[0] >> 3, trump):
+                best = p
+        assert best == ref.trick_winner(full, trump)
 
 
 def _biased_hand(rng) -> list[int]:

@@ -41,8 +41,30 @@ def _higher_masks(strength: np.ndarray) -> np.ndarray:
 TRUMP_HIGHER = _higher_masks(TRUMP_STRENGTH)
 # PLAIN_HIGHER[r]: ranks of the plain order above rank r (A T K Q J 9 8 7).
 PLAIN_HIGHER = _higher_masks(PLAIN_STRENGTH)
-_TRUMP_STR = TRUMP_STRENGTH.astype(np.int64)
-_PLAIN_STR = PLAIN_STRENGTH.astype(np.int64)
+
+
+def _beat_masks() -> np.ndarray:
+    """``BEAT[trump, card]``: the 32-bit mask of the cards that beat ``card`` when it wins.
+
+    Suit contract: ``card`` a trump → the higher trumps; ``card`` not a trump → every
+    trump. TA: the higher cards of ``card``'s suit in trump order. SA: the higher cards
+    of its suit in plain order. (``card`` is the card winning the trick, so it is of the
+    led suit or a trump.)
+    """
+    beat = np.zeros((6, 32), dtype=np.int64)
+    for trump in range(6):
+        for c in range(32):
+            suit, rank = c >> 3, c & 7
+            if trump < 4 and suit != trump:
+                beat[trump, c] = 0xFF << (8 * trump)
+            elif trump == 4:
+                beat[trump, c] = PLAIN_HIGHER[rank] << (8 * suit)
+            else:
+                beat[trump, c] = TRUMP_HIGHER[rank] << (8 * suit)
+    return beat
+
+
+BEAT = _beat_masks()
 
 SUIT_BYTE = np.int64(0xFF)
 
@@ -79,34 +101,32 @@ def card_points(card, trump, prof):
     return np.int64(prof[L.P_TA_POINTS + rank])
 
 
-@njit(cache=True)
-def _strength(card, led, trump):
-    """Ordering key of ``card`` in a trick led in suit ``led`` (-1: cannot win).
+def _win_keys() -> np.ndarray:
+    """Ordering key of every card in every trick: ``WIN_KEY[trump, led, card]``.
 
-    Suit contract: trumps ``8 + trump strength``, led suit ``plain strength``.
-    SA: led suit in plain order. TA: led suit in trump order. Other cards -1.
+    Suit contract: a trump ``8 + trump strength`` ("A trick is won by the highest trump
+    in it"), a card of the led suit its plain strength ("else by the highest card of the
+    led suit"), any other card -1 (a discard never wins). SA: the led suit in plain order;
+    TA: the led suit in trump order; other suits -1.
     """
-    suit = card >> 3
-    rank = card & 7
-    if trump < 4:
-        if suit == trump:
-            # "A trick is won by the highest trump in it"
-            return 8 + _TRUMP_STR[rank]
-        if suit == led:
-            # "... else by the highest card of the led suit"
-            return _PLAIN_STR[rank]
-        return np.int64(-1)
-    if suit != led:
-        # SA / TA: only the led suit can win.
-        return np.int64(-1)
-    if trump == 5:
-        # TA: every suit uses the trump order.
-        return _TRUMP_STR[rank]
-    # SA: every suit uses the plain order.
-    return _PLAIN_STR[rank]
+    key = np.full((6, 4, 32), -1, dtype=np.int8)
+    for trump in range(6):
+        for led in range(4):
+            for c in range(32):
+                suit, rank = c >> 3, c & 7
+                if trump < 4 and suit == trump:
+                    key[trump, led, c] = 8 + TRUMP_STRENGTH[rank]
+                elif suit == led:
+                    strength = TRUMP_STRENGTH if trump == 5 else PLAIN_STRENGTH
+                    key[trump, led, c] = strength[rank]
+    return key
 
 
-@njit(cache=True)
+# WIN_KEY[trump, led, card]: strength of a card in a trick (768 bytes, one lookup per card).
+WIN_KEY = _win_keys()
+
+
+@njit(cache=True, inline="always")
 def trick_winner(trick, n, trump, prof):
     """Position (from the leader) of the card currently winning the trick.
 
@@ -126,19 +146,101 @@ def trick_winner(trick, n, trump, prof):
     int
         Position ``0..n-1`` of the winning card.
     """
-    lead = np.int64(trick[0])
-    led = lead >> 3
+    led = np.int64(trick[0]) >> 3
     best = 0
-    best_s = _strength(lead, led, trump)
+    best_k = WIN_KEY[trump, led, np.int64(trick[0])]
     for p in range(1, n):
-        s = _strength(np.int64(trick[p]), led, trump)
-        if s > best_s:
-            best_s = s
+        k = WIN_KEY[trump, led, np.int64(trick[p])]
+        if k > best_k:
+            best_k = k
             best = p
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def beats(a, b, led, trump):
+    """True when card ``a`` ranks above card ``b`` in a trick led in suit ``led``.
+
+    Parameters
+    ----------
+    a, b : int
+        Cards ``0..31``.
+    led : int
+        Suit ``0..3`` of the card that led the trick.
+    trump : int
+        Contract kind ``0..5``.
+
+    Returns
+    -------
+    bool
+        The simulation can keep the trick's winner up to date with this one lookup per
+        card instead of calling :func:`trick_winner` again.
+    """
+    return WIN_KEY[trump, led, a] > WIN_KEY[trump, led, b]
+
+
+@njit(cache=True, inline="always")
+def legal_mask_win(hand, led, win_card, partner_wins, trump, prof):
+    """Legal cards from scalars: the same rules as :func:`legal_mask`, no array.
+
+    Parameters
+    ----------
+    hand : uint32
+        The player's cards (bitboard, bit ``suit*8 + rank``).
+    led : int
+        Suit ``0..3`` of the led card (the trick holds at least one card).
+    win_card : int
+        The card currently winning the trick.
+    partner_wins : bool
+        Whether that card was played by the player's partner.
+    trump : int
+        Contract kind ``0..5``.
+    prof : int32[PROFILE_LEN]
+        Packed profile; reads ``P_MUST_UNDERTRUMP`` and ``P_MUST_TRUMP_OVER_PARTNER``.
+
+    Returns
+    -------
+    uint32
+        Legal cards (bitboard). Never empty when ``hand`` is not.
+    """
+    h = np.int64(hand)
+    led_cards = h & (SUIT_BYTE << (8 * led))
+    if led_cards != 0 and led != trump and trump != 5:
+        # 1. "Holding L: must play L" (plain suit, or SA: no need to go higher).
+        return np.uint32(led_cards)
+    if led_cards == 0 and trump >= 4:
+        # SA / TA, void in the led suit: any card.
+        return np.uint32(h)
+    # The cards of the hand that would beat the card now winning (suit contract: trumps
+    # only, every trump when no trump is in the trick yet).
+    beat = h & BEAT[trump, win_card]
+    if led_cards != 0:
+        # 1. Trump led: "must play a trump higher than the highest trump in the trick
+        # when holding one (even over the partner), else any trump"; TA: "follow and go
+        # higher in the led suit if able".
+        if beat != 0:
+            return np.uint32(beat)
+        return np.uint32(led_cards)
+    trumps = h & (SUIT_BYTE << (8 * trump))
+    if trumps == 0:
+        # 2. "no trumps → any card"; 3. "L = T and void in trumps → any card".
+        return np.uint32(h)
+    if partner_wins and prof[L.P_MUST_TRUMP_OVER_PARTNER] == 0:
+        # 2. "partner currently wins the trick → any card".
+        return np.uint32(h)
+    if beat != 0:
+        # 2. "holding trumps and no trump in the trick yet → any trump";
+        # "an opponent's trump wins the trick → a higher trump if holding one".
+        return np.uint32(beat)
+    if partner_wins or prof[L.P_MUST_UNDERTRUMP] != 0:
+        # Profiles that force a trump even when it cannot win (undertrump).
+        return np.uint32(trumps)
+    # federal: "si l'atout adverse est imbattable, vous pouvez défausser au lieu de
+    # sous-couper" → any card.
+    return np.uint32(h)
+
+
+@njit(cache=True, inline="always")
 def legal_mask(hand, trick, n, trump, prof):
     """Subset of ``hand`` that the player at position ``n`` of the trick may play.
 
@@ -158,62 +260,17 @@ def legal_mask(hand, trick, n, trump, prof):
     Returns
     -------
     uint32
-        Legal cards (bitboard). Never empty when ``hand`` is not.
+        Legal cards (bitboard). Never empty when ``hand`` is not. RULES.md "Legal cards";
+        see :func:`legal_mask_win` for each branch.
     """
-    h = np.int64(hand)
     if n == 0:
         # Leading: any card.
-        return np.uint32(h)
-    lead = np.int64(trick[0])
-    led = lead >> 3
-    led_cards = h & (SUIT_BYTE << (8 * led))
-    if trump >= 4:
-        if led_cards == 0:
-            # SA / TA, void in the led suit: any card.
-            return np.uint32(h)
-        if trump == 4:
-            # SA: follow suit, no need to go higher.
+        return np.uint32(hand)
+    led = np.int64(trick[0]) >> 3
+    if led != trump and trump != 5:
+        led_cards = np.int64(hand) & (SUIT_BYTE << (8 * led))
+        if led_cards != 0:
+            # 1. "Holding L: must play L" (fast path, the winner does not matter).
             return np.uint32(led_cards)
-        # TA: "follow and go higher in the led suit if able".
-        w = trick_winner(trick, n, trump, prof)
-        higher = led_cards & (TRUMP_HIGHER[np.int64(trick[w]) & 7] << (8 * led))
-        if higher != 0:
-            return np.uint32(higher)
-        return np.uint32(led_cards)
-    if led == trump:
-        if led_cards == 0:
-            # 3. "L = T and void in trumps → any card."
-            return np.uint32(h)
-        # 1. Trump led: "must play a trump higher than the highest trump in the trick
-        # when holding one (even over the partner), else any trump".
-        w = trick_winner(trick, n, trump, prof)
-        higher = led_cards & (TRUMP_HIGHER[np.int64(trick[w]) & 7] << (8 * led))
-        if higher != 0:
-            return np.uint32(higher)
-        return np.uint32(led_cards)
-    if led_cards != 0:
-        # 1. "Holding L: must play L" (plain suit: no need to go higher).
-        return np.uint32(led_cards)
-    trumps = h & (SUIT_BYTE << (8 * trump))
-    if trumps == 0:
-        # 2. "no trumps → any card".
-        return np.uint32(h)
     w = trick_winner(trick, n, trump, prof)
-    partner_wins = w == n - 2
-    if partner_wins and prof[L.P_MUST_TRUMP_OVER_PARTNER] == 0:
-        # 2. "partner currently wins the trick → any card".
-        return np.uint32(h)
-    wcard = np.int64(trick[w])
-    if (wcard >> 3) != trump:
-        # 2. "holding trumps and no trump in the trick yet → any trump".
-        return np.uint32(trumps)
-    # 2. A trump wins the trick: "a higher trump if holding one".
-    higher = trumps & (TRUMP_HIGHER[wcard & 7] << (8 * trump))
-    if higher != 0:
-        return np.uint32(higher)
-    if partner_wins or prof[L.P_MUST_UNDERTRUMP] != 0:
-        # Profiles that force a trump even when it cannot win (undertrump).
-        return np.uint32(trumps)
-    # federal: "si l'atout adverse est imbattable, vous pouvez défausser au lieu de
-    # sous-couper" → any card.
-    return np.uint32(h)
+    return legal_mask_win(hand, led, np.int64(trick[w]), w == n - 2, trump, prof)
