@@ -38,25 +38,25 @@ class KernelEngine:
     def _hands(hands: Sequence[Sequence[int]]) -> np.ndarray:
         return np.array([to_mask(h) for h in hands], dtype=np.uint32)
 
-    def legal_cards(self, hand: list[int], trick: list[int], trump: int, *,
+    def legal_cards(self, hand: list[int], trick: list[int], trump: int,
                     profile: str | Profile | None = None) -> set[int]:
         """Cards of ``hand`` the player may add to ``trick``."""
         mask = play.legal_mask(np.uint32(to_mask(hand)), self._trick(trick), len(trick),
                                trump, self._prof(profile))
         return set(from_mask(int(mask)))
 
-    def trick_winner(self, trick: list[int], trump: int, *,
+    def trick_winner(self, trick: list[int], trump: int,
                      profile: str | Profile | None = None) -> int:
         """Position (from the leader) of the card winning ``trick``."""
         return int(play.trick_winner(self._trick(trick), len(trick), trump,
                                      self._prof(profile)))
 
-    def card_points(self, card: int, trump: int, *,
+    def card_points(self, card: int, trump: int,
                     profile: str | Profile | None = None) -> int:
         """Points of ``card`` under contract kind ``trump``."""
         return int(play.card_points(card, trump, self._prof(profile)))
 
-    def declaration(self, hand: list[int], trump: int, *,
+    def declaration(self, hand: list[int], trump: int,
                     profile: str | Profile | None = None
                     ) -> list[tuple[int, int, int, int, int]]:
         """Rows ``(kind, rank, suit, length, points)`` of the seat's declaration."""
@@ -66,7 +66,7 @@ class KernelEngine:
         return [tuple(int(x) for x in row) for row in out[:n]]
 
     def team_announcements(self, hands: list[list[int]], trump: int,
-                           declare: Sequence[bool] = (True,) * 4, *,
+                           declare: Sequence[bool] = (True,) * 4,
                            profile: str | Profile | None = None) -> tuple[int, int]:
         """Ordinary announcement points per team after the comparison."""
         out = np.zeros(2, dtype=np.int32)
@@ -75,14 +75,14 @@ class KernelEngine:
                                     self._prof(profile), out)
         return int(out[0]), int(out[1])
 
-    def belote(self, hands: list[list[int]], trump: int, *,
+    def belote(self, hands: list[list[int]], trump: int,
                profile: str | Profile | None = None) -> tuple[int, int]:
         """Belote points per team."""
         out = np.zeros(2, dtype=np.int32)
         announce.belote_points(self._hands(hands), trump, self._prof(profile), out)
         return int(out[0]), int(out[1])
 
-    def auction(self, dealer: int, actions: list[int], *,
+    def auction(self, dealer: int, actions: list[int],
                 profile: str | Profile | None = None) -> dict:
         """Run ``actions`` from ``dealer``; stop at the first illegal one."""
         prof = self._prof(profile)
@@ -111,7 +111,7 @@ class KernelEngine:
 
     def score(self, taker_team: int, level: int, kind: int, coinche: int,
               card_points: tuple[int, int], tricks_won: tuple[int, int],
-              ann_points: tuple[int, int], belote: tuple[int, int], *,
+              ann_points: tuple[int, int], belote: tuple[int, int],
               profile: str | Profile | None = None
               ) -> tuple[bool, tuple[int, int], tuple[int, int]]:
         """``(made, marks, announcements after the capot transfer)`` of one donne."""
@@ -127,7 +127,7 @@ class KernelEngine:
 
     def partie_step(self, totals: Sequence[int], pending: Sequence[bool],
                     marks: Sequence[int], tricks_won: Sequence[int], taker_team: int,
-                    made: bool, *, profile: str | Profile | None = None
+                    made: bool, profile: str | Profile | None = None
                     ) -> tuple[int, tuple[int, int], tuple[bool, bool]]:
         """``(winner or -1, new totals, new pending flags)`` after one donne."""
         tot = np.array(totals, dtype=np.int32)
