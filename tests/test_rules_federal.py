@@ -653,3 +653,16 @@ def test_belote_only_crossing_while_the_other_team_is_eligible(engine):
     winner, _, pending = engine.partie_step((1950, 1990), (False, False), (250, 20), (6, 2),
                                             1, False)
     assert (winner, pending) == (0, (False, True))
+
+
+def test_dealer_moves_after_every_donne_including_a_passed_out_one():
+    # "The dealer moves to D+1 after every donne, a passed-out one included." (the Partie
+    # bookkeeping is reference-only: the kernels handle the dealer in the simulation loop)
+    from simcoinche.reference import Partie
+
+    partie = Partie(dealer=3)
+    assert partie.record((0, 0), (0, 0), -1, False) == -1  # passed out
+    assert partie.dealer == 0
+    assert partie.record((1000, 0), (8, 0), 0, True) == -1
+    assert partie.record((1000, 0), (8, 0), 0, True) == 0
+    assert (partie.dealer, partie.totals, partie.n_donnes) == (2, (2000, 0), 3)
