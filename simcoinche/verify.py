@@ -47,6 +47,8 @@ def parse_record(text: str) -> dict:
         raise InputError(
             f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
+    except RecursionError:
+        raise InputError("invalid JSON: nested too deeply") from None
     if not isinstance(record, dict):
         raise InputError(f"the donne must be a JSON object, not {type(record).__name__}")
     return record
