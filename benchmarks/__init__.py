@@ -1,0 +1,1 @@
+"""simcoinche benchmarks: ``make bench`` (``python -m benchmarks.run``)."""

@@ -1,0 +1,268 @@
+"""``make bench``: every benchmark of simcoinche, side by side, in one run.
+
+``python -m benchmarks.run [--quick] [--repeats R] [--out DIR]``
+
+Measures (medians of R repeats, min and max kept):
+
+- each rule kernel's calls per second (deal, legal mask, trick winner, announcements,
+  scoring) and the pure-Python reference engine's on the same inputs;
+- complete donnes per second from the kernels alone (no output) with random and heuristic
+  players on 1 and 2 threads, per profile, and the reference engine's random donnes;
+- end to end (``simulate`` to a Parquet file) on 1 and 2 threads, and the peak RSS of a
+  large run in a fresh process;
+- the numba cold start (empty cache) and warm start of ``simcoinche simulate -n 1000``;
+- the peer engine ``colver`` in the same run, when installed.
+
+Results go to ``benchmarks/results/`` as JSON (``latest.json`` / ``latest-quick.json``)
+and a summary table is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from benchmarks import kernels, peer_colver, reference_donnes
+from benchmarks.harness import REPO, Figure, Results, repeat, table, write_results
+from simcoinche.profiles import PROFILES
+
+SIZES = {
+    # name: (quick, full)
+    "kernel_inputs": (20_000, 200_000),
+    "kernel_reps": (2, 10),
+    "reference_calls": (2_000, 20_000),
+    "reference_donnes": (200, 2_000),
+    "donnes": (100_000, 2_000_000),
+    "e2e": (200_000, 4_000_000),
+    "rss": (500_000, 10_000_000),
+    "colver_rollout": (20_000, 500_000),
+    "colver_heuristic": (300, 5_000),
+}
+
+
+def _size(name: str, quick: bool) -> int:
+    return SIZES[name][0 if quick else 1]
+
+
+def _log(msg: str) -> None:
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def bench_kernels(res: Results, quick: bool, repeats: int) -> None:
+    _log("rule kernels and reference engine")
+    inp = kernels.make_inputs(_size("kernel_inputs", quick))
+    reps = _size("kernel_reps", quick)
+    runs = [kernels.kernel_rates(inp, reps) for _ in range(repeats)]
+    ref_runs = [kernels.reference_rates(inp, _size("reference_calls", quick))
+                for _ in range(repeats)]
+    for name in runs[0]:
+        res.add(Figure(f"kernel.{name}", "calls/s", [r[name] for r in runs],
+                       "one thread, tight numba loop over shared random inputs"))
+        note = ("Python random.shuffle + cut + split (the reference engine has no deal)"
+                if name == "deal" else "reference engine, same inputs")
+        res.add(Figure(f"reference.{name}", "calls/s", [r[name] for r in ref_runs], note))
+        res.ratio(f"kernel/reference {name}", f"kernel.{name}", f"reference.{name}", 1000)
+
+
+def _kernel_donnes(players: str, threads: int, n: int, profile: str = "federal") -> float:
+    """Complete donnes per second from the batch kernel alone (no table, no file)."""
+    from simcoinche._kernels.rng import seed_key
+    from simcoinche.simulate import _Buffers, _plan
+
+    plan = _plan(n, 1, profile, players, threads, n, None, False, None)
+    buf = _Buffers(n, False)
+    key = seed_key(np.uint64(plan.seed))
+    numba.set_num_threads(threads)
+    buf.run(plan, key, 0, min(n, 1000))  # compile / warm
+    t0 = time.perf_counter()
+    buf.run(plan, key, 0, n)
+    return n / (time.perf_counter() - t0)
+
+
+def bench_donnes(res: Results, quick: bool, repeats: int) -> None:
+    n = _size("donnes", quick)
+    for players in ("random", "heuristic"):
+        for threads in (1, 2):
+            if threads > numba.config.NUMBA_NUM_THREADS:
+                continue
+            _log(f"kernel donnes: {players}, {threads} thread(s)")
+            res.add(Figure(f"donnes.{players}.t{threads}", "donnes/s",
+                           repeat(lambda p=players, t=threads: _kernel_donnes(p, t, n),
+                                  repeats),
+                           "deal + auction + announcements + play + scoring, kernel only"))
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    for name in PROFILES:
+        if name == "federal":
+            continue
+        _log(f"kernel donnes: heuristic, profile {name}")
+        res.add(Figure(f"donnes.heuristic.t{threads}.{name}", "donnes/s",
+                       repeat(lambda p=name: _kernel_donnes("heuristic", threads, n, p),
+                              repeats), f"profile {name}"))
+        res.ratio(f"profile {name} / federal (heuristic)",
+                  f"donnes.heuristic.t{threads}.{name}", f"donnes.heuristic.t{threads}", 0.7)
+    _log("reference engine random donnes")
+    res.add(Figure("reference.donnes.random", "donnes/s",
+                   repeat(lambda: reference_donnes.rate(_size("reference_donnes", quick)),
+                          repeats),
+                   "pure-Python reference engine: deal, random auction, random play, score"))
+    res.ratio("kernel/reference random donne (1 thread)", "donnes.random.t1",
+              "reference.donnes.random", 1000)
+
+
+def _e2e(players: str, threads: int, n: int, tmp: Path) -> float:
+    from simcoinche.simulate import simulate_to_file
+
+    out = tmp / f"e2e-{players}-{threads}.parquet"
+    simulate_to_file(1000, seed=1, players=players, out=out, overwrite=True, threads=threads,
+                     progress=False)
+    t0 = time.perf_counter()
+    simulate_to_file(n, seed=1, players=players, out=out, overwrite=True, threads=threads,
+                     progress=False)
+    rate = n / (time.perf_counter() - t0)
+    out.unlink()
+    return rate
+
+
+def bench_e2e(res: Results, quick: bool, repeats: int, tmp: Path) -> None:
+    n = _size("e2e", quick)
+    for players in ("random", "heuristic"):
+        for threads in (1, 2):
+            if threads > numba.config.NUMBA_NUM_THREADS:
+                continue
+            _log(f"end to end to Parquet: {players}, {threads} thread(s)")
+            res.add(Figure(f"e2e.{players}.t{threads}", "donnes/s",
+                           repeat(lambda p=players, t=threads: _e2e(p, t, n, tmp), repeats),
+                           f"simulate_to_file, {n:,} donnes, Parquet written"))
+    res.target("random end to end, 2 threads", "e2e.random.t2", 1_000_000)
+    res.target("heuristic end to end, 2 threads", "e2e.heuristic.t2", 500_000)
+
+
+def _child(code: str, env: dict[str, str] | None = None) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, cwd=REPO, check=False)
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"benchmark child failed: {proc.stderr.strip().splitlines()[-1:]}")
+    return seconds, proc.stdout
+
+
+def bench_rss(res: Results, quick: bool, tmp: Path) -> None:
+    n = _size("rss", quick)
+    out = tmp / "rss.parquet"
+    code = (
+        "import resource, simcoinche.simulate as s\n"
+        f"s.simulate_to_file({n}, seed=1, players='heuristic', out={str(out)!r}, "
+        "overwrite=True, progress=False)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    _log(f"peak RSS of a {n:,}-donne run in a fresh process")
+    _, stdout = _child(code)
+    rss_mib = int(stdout.strip().splitlines()[-1]) / 1024
+    res.add(Figure(f"rss.heuristic.n{n}", "MiB", [rss_mib],
+                   f"peak RSS of simulate_to_file({n:,}) in a fresh process",
+                   lower_is_better=True))
+    res.target("peak RSS", f"rss.heuristic.n{n}", 1024, lower_is_better=True)
+    out.unlink(missing_ok=True)
+
+
+def bench_startup(res: Results, quick: bool, tmp: Path) -> None:
+    cache = Path(tempfile.mkdtemp(prefix="numba-cache-", dir=tmp))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    out = tmp / "startup.parquet"
+    code = ("import sys; from simcoinche.cli import main; "
+            f"sys.exit(main(['simulate', '-n', '1000', '--seed', '1', '--out', {str(out)!r}, "
+            "'--overwrite']))")
+    _log("cold start (empty numba cache) of simcoinche simulate -n 1000")
+    cold = [_child(code, env)[0]]
+    if not quick:
+        for _ in range(1):
+            for p in cache.iterdir():
+                subprocess.run(["rm", "-rf", str(p)], check=True)
+            cold.append(_child(code, env)[0])
+    _log("warm start of simcoinche simulate -n 1000")
+    warm = [_child(code, env)[0] for _ in range(2 if quick else 5)]
+    res.add(Figure("start.cold", "s", cold, "fresh process, empty NUMBA_CACHE_DIR",
+                   lower_is_better=True))
+    res.add(Figure("start.warm", "s", warm, "fresh process, numba cache filled",
+                   lower_is_better=True))
+    res.target("cold start", "start.cold", 60, lower_is_better=True)
+    res.target("warm start", "start.warm", 3, lower_is_better=True)
+
+
+def bench_peer(res: Results, quick: bool, repeats: int) -> None:
+    ok, info = peer_colver.available()
+    if not ok:
+        _log(f"peer absent: {info}")
+        res.notes["colver"] = f"absent: {info}"
+        res.ratio("our random donne / colver rollout (1 thread)", "donnes.random.t1",
+                  "colver.rollout", 2, note=f"colver absent: {info}")
+        res.ratio("our heuristic e2e / colver heuristic loop", "e2e.heuristic.t2",
+                  "colver.heuristic_loop", 50, note=f"colver absent: {info}")
+        return
+    res.notes["colver"] = f"colver {info}"
+    _log("peer colver: native random rollouts")
+    res.add(Figure("colver.rollout", "playouts/s",
+                   repeat(lambda: peer_colver.rollout_rate(_size("colver_rollout", quick)),
+                          repeats), peer_colver.ROLLOUT_DESCRIPTION))
+    _log("peer colver: Python-driven heuristic loop")
+    res.add(Figure("colver.heuristic_loop", "donnes/s",
+                   repeat(lambda: peer_colver.heuristic_loop_rate(
+                       _size("colver_heuristic", quick))["rate"], repeats),
+                   peer_colver.HEURISTIC_DESCRIPTION))
+    res.ratio("our random donne / colver rollout (1 thread)", "donnes.random.t1",
+              "colver.rollout", 2,
+              note="ours: deal + random auction + random play + announcements + scoring, "
+                   "1 thread; colver: random play + scoring from a dealt position")
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    res.ratio("our heuristic e2e / colver heuristic loop", f"e2e.heuristic.t{threads}",
+              "colver.heuristic_loop", 50,
+              note=f"ours: simulate_to_file on {threads} threads, Parquet written; colver: "
+                   "Python loop on 1 thread, no output")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run",
+                                     description="simcoinche benchmarks")
+    parser.add_argument("--quick", action="store_true", help="small sizes (smoke run)")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="repeats per figure (default 5, quick 2)")
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    parser.add_argument("--only", default=None,
+                        help="comma-separated sections: kernels,donnes,e2e,rss,startup,peer")
+    args = parser.parse_args(argv)
+    repeats = args.repeats or (2 if args.quick else 5)
+    sections = set((args.only or "kernels,donnes,e2e,rss,startup,peer").split(","))
+    res = Results(quick=args.quick)
+    with tempfile.TemporaryDirectory(prefix="simcoinche-bench-") as tmpdir:
+        tmp = Path(tmpdir)
+        if "kernels" in sections:
+            bench_kernels(res, args.quick, repeats)
+        if "donnes" in sections:
+            bench_donnes(res, args.quick, repeats)
+        if "e2e" in sections:
+            bench_e2e(res, args.quick, repeats, tmp)
+        if "rss" in sections:
+            bench_rss(res, args.quick, tmp)
+        if "startup" in sections:
+            bench_startup(res, args.quick, tmp)
+        if "peer" in sections:
+            bench_peer(res, args.quick, repeats)
+    path = write_results(res, args.out)
+    print(table(res))
+    print(f"\nresults: {path}")
+    print(json.dumps({"notes": res.notes}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
