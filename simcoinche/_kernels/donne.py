@@ -1,0 +1,329 @@
+"""One complete donne: deal, auction, announcements, play, scoring — written into a row.
+
+The rules are never re-implemented here: legality, trick winner, card points,
+announcements, belote and scoring come from :mod:`.play`, :mod:`.announce`,
+:mod:`.auction` and :mod:`.scoring`. This module only sequences them, asks the players
+(:mod:`.players`, :mod:`.heuristic`) for their decisions and keeps the public
+information they may see up to date.
+
+Output row layout: ``out`` is ``int32[N_OUT, n_rows]`` (column-major, one column per
+schema field, offsets ``O_*``); hands are stored as their ``uint32`` bit pattern.
+With recording on, ``auc`` (``uint8[n_rows, MAX_ACTIONS]``) and ``auc_len``
+(``int16[n_rows]``) receive the auction codes, ``play`` (``uint8[n_rows, 32]``) the 32
+cards in play order (255 everywhere for a passed-out donne).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcoinche._kernels.announce import belote_points, best_declaration
+from simcoinche._kernels.announce import team_announcements as _team_announcements
+from simcoinche._kernels.auction import (
+    A_BIDDER,
+    A_COINCHE,
+    A_KIND,
+    A_LEVEL,
+    A_N_BIDS,
+    A_STATUS,
+    A_TO_SPEAK,
+    auction_apply,
+    auction_check,
+    auction_start,
+)
+from simcoinche._kernels.deal import deal_hands
+from simcoinche._kernels.heuristic import heuristic_action, heuristic_card
+from simcoinche._kernels.layout import (
+    P_CAPOT_CARD_POINTS,
+    P_LAST_TRICK_BONUS,
+    P_N_BID_VALUES,
+)
+from simcoinche._kernels.play import card_points, legal_mask, trick_winner
+from simcoinche._kernels.players import (
+    I_ANN_TEAM,
+    I_BELOTE_SEAT,
+    I_COINCHE,
+    I_DEALER,
+    I_KIND,
+    I_LEADER,
+    I_LED,
+    I_LEVEL,
+    I_PLAYED,
+    I_POINTS,
+    I_SEAT,
+    I_SHOWN,
+    I_TAKER,
+    I_TRICK,
+    I_TRICKS,
+    I_VALUE,
+    I_VOID,
+    INFO_LEN,
+    PLAYER_HEURISTIC,
+    random_action,
+    random_card,
+)
+from simcoinche._kernels.rng import STREAM_PLAYERS, donne_key, lowest_bit, rng_seed
+from simcoinche._kernels.scoring import (
+    S_ANN0,
+    S_ANN1,
+    S_MARK0,
+    S_MARK1,
+    bid_value,
+    score_donne,
+)
+
+# --- output columns (int32[N_OUT, n]) --------------------------------------------------
+O_DEALER = 0
+O_HAND = 1          # 4 columns: hand_0..hand_3 (uint32 bit pattern)
+O_PASSED = 5
+O_TAKER = 6
+O_LEVEL = 7
+O_VALUE = 8
+O_TRUMP = 9
+O_CAPOT = 10
+O_COINCHE = 11
+O_N_BIDS = 12
+O_TRICKS = 13       # 2 columns
+O_CARD_POINTS = 15  # 2 columns
+O_ANNOUNCE = 17     # 2 columns
+O_BELOTE = 19       # 2 columns
+O_MADE = 21
+O_MARKS = 22        # 2 columns
+N_OUT = 24
+
+MAX_ACTIONS = 128
+NO_CARD = 255
+
+
+@njit(cache=True)
+def choose_action(code, hand, astate, actions, n_actions, params, prof, st):
+    """Auction action of a player of kind ``code`` (registry in :mod:`.players`)."""
+    if code == PLAYER_HEURISTIC:
+        return heuristic_action(hand, astate, actions, n_actions, params, prof, st)
+    return random_action(hand, astate, actions, n_actions, params, prof, st)
+
+
+@njit(cache=True)
+def choose_card(code, hand, legal, trick, n, info, actions, n_actions, params, prof, st):
+    """Card played by a player of kind ``code`` among ``legal`` (``uint32``)."""
+    if code == PLAYER_HEURISTIC:
+        return heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, prof,
+                              st)
+    return random_card(hand, legal, trick, n, info, actions, n_actions, params, prof, st)
+
+
+@njit(cache=True)
+def declared_cards(hand, trump, prof, decl):
+    """Bitboard of the cards that make up ``hand``'s declaration (carrés and suites)."""
+    nd = best_declaration(hand, trump, prof, decl)
+    m = np.int64(0)
+    for k in range(nd):
+        if decl[k, 0] == 0:
+            # Carré: the rank in all four suits.
+            m |= np.int64(0x01010101) << decl[k, 1]
+        else:
+            # Suite: `length` cards down from its top card.
+            top = decl[k, 1]
+            for r in range(top - decl[k, 3] + 1, top + 1):
+                m |= np.int64(1) << (8 * decl[k, 2] + r)
+    return m
+
+
+@njit(cache=True)
+def play_one(run_key, index, row, dealer, codes, params, prof, record,
+             out, auc, auc_len, play_rec,
+             st, deck, hands, cur, astate, actions, trick, info, decl, declare,
+             ann, bel, cpts, tricks, score):
+    """Simulate donne ``index`` of the run ``run_key`` and write it into row ``row``.
+
+    Parameters
+    ----------
+    run_key : uint64
+        :func:`.rng.seed_key` of the run's seed.
+    index : int64
+        Donne index ``i`` (key of its random stream).
+    row : int
+        Row of the output arrays to fill.
+    dealer : int
+        Dealer seat of this donne.
+    codes : int32[2]
+        Player kind per team (``PLAYER_RANDOM`` / ``PLAYER_HEURISTIC``).
+    params : float64[2, PARAM_LEN]
+        Parameter row per team.
+    prof : int32[PROFILE_LEN]
+        Packed profile.
+    record : bool
+        Fill ``auc``, ``auc_len`` and ``play_rec``.
+    out, auc, auc_len, play_rec
+        Outputs (see the module docstring).
+    st, deck, hands, cur, astate, actions, trick, info, decl, declare, ann, bel, cpts, \
+tricks, score
+        Scratch arrays of the block (``uint64[4]``, ``int8[32]``, ``uint32[4]`` ×2,
+        ``int32[AUCTION_STATE_LEN]``, ``uint8[MAX_ACTIONS]``, ``int32[4]``,
+        ``int64[INFO_LEN]``, ``int32[MAX_DECL, 5]``, ``uint8[4]`` (all 1), ``int32[2]``
+        ×4, ``int32[SCORE_LEN]``), reused from donne to donne.
+    """
+    key = donne_key(run_key, index)
+    deal_hands(st, key, dealer, prof, deck, hands)
+    for s in range(4):
+        cur[s] = hands[s]
+        # The uint32 bit pattern, stored in the int32 column (viewed back as uint32).
+        out[O_HAND + s, row] = hands[s]
+    out[O_DEALER, row] = dealer
+
+    # --- auction: each seat in turn until the auction kernel says it is over ----------
+    rng_seed(st, key, STREAM_PLAYERS)
+    auction_start(astate, dealer)
+    na = 0
+    while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
+        seat = astate[A_TO_SPEAK]
+        team = seat & 1
+        a = choose_action(codes[team], hands[seat], astate, actions, na, params[team], prof,
+                          st)
+        if auction_check(astate, a, prof) != 0:
+            # A player may only make legal calls; passing is always allowed.
+            a = 0
+        auction_apply(astate, a, prof)
+        actions[na] = a
+        na += 1
+    if record:
+        auc_len[row] = na
+        for k in range(na):
+            auc[row, k] = actions[k]
+    out[O_N_BIDS, row] = astate[A_N_BIDS]
+
+    if astate[A_STATUS] != 1:
+        # "Four passes before any bid: the donne is passed out" — recorded as a row.
+        out[O_PASSED, row] = 1
+        out[O_TAKER, row] = -1
+        out[O_LEVEL, row] = -1
+        out[O_VALUE, row] = 0
+        out[O_TRUMP, row] = -1
+        out[O_CAPOT, row] = 0
+        out[O_COINCHE, row] = 0
+        for t in range(2):
+            out[O_TRICKS + t, row] = 0
+            out[O_CARD_POINTS + t, row] = 0
+            out[O_ANNOUNCE + t, row] = 0
+            out[O_BELOTE + t, row] = 0
+            out[O_MARKS + t, row] = 0
+        out[O_MADE, row] = 0
+        if record:
+            for k in range(32):
+                play_rec[row, k] = NO_CARD
+        return
+
+    taker = astate[A_BIDDER]
+    level = astate[A_LEVEL]
+    kind = astate[A_KIND]
+    coinche = astate[A_COINCHE]
+    value = bid_value(level, prof)
+    out[O_PASSED, row] = 0
+    out[O_TAKER, row] = taker
+    out[O_LEVEL, row] = level
+    out[O_VALUE, row] = value
+    out[O_TRUMP, row] = kind
+    out[O_CAPOT, row] = 1 if level == prof[P_N_BID_VALUES] else 0
+    out[O_COINCHE, row] = coinche
+
+    # --- announcements: simulated players declare everything ------------------------
+    ann_team = _team_announcements(hands, kind, declare, prof, ann)
+    belote_points(hands, kind, prof, bel)
+    heur = codes[0] == PLAYER_HEURISTIC or codes[1] == PLAYER_HEURISTIC
+    belote_seat = -1
+    if kind < 4 and (bel[0] != 0 or bel[1] != 0):
+        kq = np.int64(0x60) << (8 * kind)
+        for s in range(4):
+            if np.int64(hands[s]) & kq == kq:
+                belote_seat = s
+
+    # --- public information the players see -----------------------------------------
+    for k in range(INFO_LEN):
+        info[k] = 0
+    info[I_DEALER] = dealer
+    info[I_TAKER] = taker
+    info[I_KIND] = kind
+    info[I_LEVEL] = level
+    info[I_VALUE] = value
+    info[I_COINCHE] = coinche
+    info[I_BELOTE_SEAT] = -1
+    info[I_ANN_TEAM] = ann_team
+
+    # --- play: 8 tricks -------------------------------------------------------------
+    leader = (dealer + 1) & 3
+    for t in range(2):
+        cpts[t] = 0
+        tricks[t] = 0
+    played = np.int64(0)
+    last_team = 0
+    pos = 0
+    for tr in range(8):
+        info[I_TRICK] = tr
+        info[I_LEADER] = leader
+        if tr == 1 and heur and ann_team >= 0:
+            # Announcements are shown during the second trick.
+            for s in range(ann_team, 4, 2):
+                info[I_SHOWN + s] = declared_cards(hands[s], kind, prof, decl)
+        for p in range(4):
+            seat = (leader + p) & 3
+            legal = legal_mask(cur[seat], trick, p, kind, prof)
+            info[I_SEAT] = seat
+            c = choose_card(codes[seat & 1], cur[seat], legal, trick, p, info, actions, na,
+                            params[seat & 1], prof, st)
+            if c < 0 or c > 31 or (np.int64(legal) >> c) & 1 == 0:
+                # A player may only play a legal card.
+                c = lowest_bit(legal)
+            trick[p] = c
+            cur[seat] = cur[seat] & ~(np.uint32(1) << np.uint32(c))
+            played |= np.int64(1) << c
+            info[I_PLAYED] = played
+            if record:
+                play_rec[row, pos] = c
+            pos += 1
+            # Public inferences: who led which suit; a card off the led suit shows a void.
+            led = trick[0] >> 3
+            if p == 0:
+                info[I_LED + seat] |= 1 << led
+            if p > 0 and (c >> 3) != led:
+                info[I_VOID + seat] |= 1 << led
+                if kind < 4 and led != kind and (c >> 3) != kind:
+                    w = trick_winner(trick, p, kind, prof)
+                    if w != p - 2 and (trick[w] >> 3) != kind:
+                        # Had to trump (opponent winning, no trump yet) and did not: no trump.
+                        info[I_VOID + seat] |= 1 << kind
+            if belote_seat == seat and kind < 4 and c >> 3 == kind and (
+                (c & 7) == 5 or (c & 7) == 6
+            ):
+                # "Belote" is said when the first of K/Q of trumps is played.
+                info[I_BELOTE_SEAT] = seat
+        w = trick_winner(trick, 4, kind, prof)
+        winner = (leader + w) & 3
+        pts = 0
+        for p in range(4):
+            pts += card_points(trick[p], kind, prof)
+        last_team = winner & 1
+        cpts[last_team] += pts
+        tricks[last_team] += 1
+        info[I_POINTS + last_team] = cpts[last_team]
+        info[I_TRICKS + last_team] = tricks[last_team]
+        leader = winner
+    if tricks[0] == 8 or tricks[1] == 8:
+        # "a team that wins all 8 tricks has C = 252 ... and the other 0".
+        cpts[last_team] = prof[P_CAPOT_CARD_POINTS]
+        cpts[1 - last_team] = 0
+    else:
+        # "+10 for the last trick ("dix de der")".
+        cpts[last_team] += prof[P_LAST_TRICK_BONUS]
+
+    made = score_donne(taker & 1, level, kind, coinche, cpts, tricks, ann, bel, prof, score)
+    for t in range(2):
+        out[O_TRICKS + t, row] = tricks[t]
+        out[O_CARD_POINTS + t, row] = cpts[t]
+        out[O_BELOTE + t, row] = bel[t]
+    out[O_ANNOUNCE, row] = score[S_ANN0]
+    out[O_ANNOUNCE + 1, row] = score[S_ANN1]
+    out[O_MARKS, row] = score[S_MARK0]
+    out[O_MARKS + 1, row] = score[S_MARK1]
+    out[O_MADE, row] = 1 if made else 0
+

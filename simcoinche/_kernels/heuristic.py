@@ -1,0 +1,749 @@
+"""The heuristic player: club conventions for the auction, public-information card play.
+
+Auction (conventions of sources 002 and 003)
+--------------------------------------------
+Each suit is evaluated as trump into an estimate of the team's points (:func:`open_eval`):
+the J, 9, A, 10 and small cards of trump, trump length, belote, outside aces and guarded
+tens, voids and singletons, plus the partner's assumed share (``base``).
+
+- Open only with the J or the 9 of trump ("n'annoncer quelque chose que quand on a le
+  valet ou le 9 d'atout"; "ne rien annoncer si on a le 9 sec"), never above
+  ``open_cap`` ("il ne sert à rien d'annoncer trop haut au début"), an odd value
+  (90, 110) with both majors, an even one (80, 100) with one.
+- Raise the partner's suit for outside aces, the other major and ruffs that can be
+  used ("remontez pour vos as et coupes"; "ne pas remonter pour une coupe si on n'a
+  pas d'atout"); belote adds to a raise but never makes one on its own ("ne pas
+  remonter de 20 points sur un 80 pour la belote").
+- Bid capot when the estimate reaches ``capot_est`` (all the tricks).
+- Coinche when the defending hand says the contract fails; surcoinche when the takers'
+  estimate exceeds the contract by ``surcoinche_margin``.
+
+Play (uses only the player's hand and the public ``info``; see :mod:`.players`)
+-------------------------------------------------------------------------------
+Leads: the taker draws trumps while the opponents may hold some (master trump first,
+else a small one); cash master cards; lead a suit the partner can ruff; return the
+partner's suit; avoid leading away from an unguarded ten (into a tenace) and into an
+opponent's known ruff. Follows: put points on a partner who is sure to win; win as
+cheaply as possible when the trick can be held; otherwise discard the cheapest card,
+keeping trumps, masters and the guard of a ten; ruff and overtrump with the lowest
+trump that wins.
+
+All thresholds are entries of the ``float64`` parameter row (:data:`PARAMS`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcoinche._kernels.auction import (
+    A_BIDDER,
+    A_COINCHE,
+    A_KIND,
+    A_LEVEL,
+    A_STATUS,
+    A_TO_SPEAK,
+    auction_check,
+)
+from simcoinche._kernels.layout import P_BID_VALUES, P_N_BID_VALUES
+from simcoinche._kernels.play import PLAIN_HIGHER, TRUMP_HIGHER, card_points, trick_winner
+from simcoinche._kernels.players import (
+    ACT_BID_BASE,
+    ACT_COINCHE,
+    ACT_PASS,
+    ACT_SURCOINCHE,
+    I_KIND,
+    I_LED,
+    I_PLAYED,
+    I_SEAT,
+    I_SHOWN,
+    I_TAKER,
+    I_VOID,
+    N_KINDS,
+)
+from simcoinche._kernels.rng import lowest_bit, popcount32
+from simcoinche._kernels.scoring import bid_value
+from simcoinche._kernels.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
+
+# --- parameters: (name, offset, default, meaning) ----------------------------------------
+PARAMS = (
+    ("base", 0, 20.0, "partner's assumed share of the team's points when evaluating a hand"),
+    ("v_jack", 1, 30.0, "evaluation of the jack of trump"),
+    ("v_nine", 2, 20.0, "evaluation of the 9 of trump with at least one other trump"),
+    ("v_nine_sec", 3, 5.0, "evaluation of a bare 9 of trump"),
+    ("v_trump_ace", 4, 12.0, "evaluation of the ace of trump"),
+    ("v_trump_ten", 5, 8.0, "evaluation of the ten of trump"),
+    ("v_small_trump", 6, 5.0, "evaluation of each other trump"),
+    ("v_long_trump", 7, 10.0, "extra evaluation for each trump beyond the fourth"),
+    ("v_belote", 8, 20.0, "evaluation of the belote (K+Q of trump)"),
+    ("v_ace", 9, 15.0, "evaluation of an outside ace"),
+    ("v_ten_ace", 10, 10.0, "evaluation of an outside ten with its ace"),
+    ("v_ten_guarded", 11, 4.0, "evaluation of an outside ten with two guards, no ace"),
+    ("v_void", 12, 10.0, "evaluation of a void (with at least three trumps)"),
+    ("v_singleton", 13, 5.0, "evaluation of a singleton (with at least three trumps)"),
+    ("open_min", 14, 80.0, "lowest estimate that opens the bidding"),
+    ("open_cap", 15, 100.0, "highest opening bid (an odd opening may be 10 more)"),
+    ("raise_ace", 16, 5.0, "raise of the partner's suit per outside ace"),
+    ("raise_major", 17, 10.0, "raise of the partner's suit for its J or 9"),
+    ("raise_ruff", 18, 10.0, "raise per usable void or singleton (never without trumps)"),
+    ("raise_belote", 19, 10.0, "raise for the belote, only on top of another raise"),
+    ("compete_margin", 20, 0.0, "outbid the opponents only with estimate >= bid + margin"),
+    ("capot_est", 21, 185.0, "estimate from which the team bids capot"),
+    ("def_base", 22, 0.0, "partner's assumed share of the defence's points"),
+    ("coinche_margin", 23, 10.0, "coinche when defence estimate >= 162 - value + margin"),
+    ("surcoinche_margin", 24, 30.0, "surcoinche when team estimate >= value + margin"),
+    ("contest_points", 25, 10.0,
+     "contest a trick with a card that may be beaten only if it holds this many points"),
+    ("def_ace", 26, 5.0, "defence: evaluation of an outside ace (it may be ruffed)"),
+    ("def_trump_honour", 27, 25.0, "defence: evaluation of the J, or of a guarded 9, of trump"),
+    ("def_long_trump", 28, 25.0, "defence: evaluation of each trump beyond the second"),
+)
+HP_BASE = 0
+HP_V_JACK = 1
+HP_V_NINE = 2
+HP_V_NINE_SEC = 3
+HP_V_TRUMP_ACE = 4
+HP_V_TRUMP_TEN = 5
+HP_V_SMALL_TRUMP = 6
+HP_V_LONG_TRUMP = 7
+HP_V_BELOTE = 8
+HP_V_ACE = 9
+HP_V_TEN_ACE = 10
+HP_V_TEN_GUARDED = 11
+HP_V_VOID = 12
+HP_V_SINGLETON = 13
+HP_OPEN_MIN = 14
+HP_OPEN_CAP = 15
+HP_RAISE_ACE = 16
+HP_RAISE_MAJOR = 17
+HP_RAISE_RUFF = 18
+HP_RAISE_BELOTE = 19
+HP_COMPETE_MARGIN = 20
+HP_CAPOT_EST = 21
+HP_DEF_BASE = 22
+HP_COINCHE_MARGIN = 23
+HP_SURCOINCHE_MARGIN = 24
+HP_CONTEST_POINTS = 25
+HP_DEF_ACE = 26
+HP_DEF_TRUMP_HONOUR = 27
+HP_DEF_LONG_TRUMP = 28
+N_PARAMS = 29
+
+# Rank indices (7 8 9 T J Q K A).
+R_NINE = 2
+R_TEN = 3
+R_JACK = 4
+R_QUEEN = 5
+R_KING = 6
+R_ACE = 7
+
+_TRUMP_STR = TRUMP_STRENGTH.astype(np.int64)
+_PLAIN_STR = PLAIN_STRENGTH.astype(np.int64)
+
+
+# =========================================================================================
+# Auction
+# =========================================================================================
+@njit(cache=True, inline="always")
+def _suit(h, s):
+    """The 8-bit rank mask of suit ``s`` in hand ``h``."""
+    return (np.int64(h) >> (8 * s)) & 0xFF
+
+
+@njit(cache=True)
+def open_eval(hand, k, params):
+    """Estimate of the team's points with suit ``k`` as trump, from ``hand`` alone.
+
+    Returns the estimate (``float64``) including the partner's assumed share ``base``.
+    """
+    t = _suit(hand, k)
+    nt = popcount32(t)
+    e = params[HP_BASE]
+    if (t >> R_JACK) & 1:
+        e += params[HP_V_JACK]
+    if (t >> R_NINE) & 1:
+        e += params[HP_V_NINE] if nt >= 2 else params[HP_V_NINE_SEC]
+    if (t >> R_ACE) & 1:
+        e += params[HP_V_TRUMP_ACE]
+    if (t >> R_TEN) & 1:
+        e += params[HP_V_TRUMP_TEN]
+    honours = ((t >> R_JACK) & 1) + ((t >> R_NINE) & 1) + ((t >> R_ACE) & 1) + ((t >> R_TEN) & 1)
+    e += params[HP_V_SMALL_TRUMP] * (nt - honours)
+    if nt > 4:
+        e += params[HP_V_LONG_TRUMP] * (nt - 4)
+    if (t >> R_KING) & 1 and (t >> R_QUEEN) & 1:
+        e += params[HP_V_BELOTE]
+    for s in range(4):
+        if s == k:
+            continue
+        m = _suit(hand, s)
+        n = popcount32(m)
+        if (m >> R_ACE) & 1:
+            e += params[HP_V_ACE]
+            if (m >> R_TEN) & 1:
+                e += params[HP_V_TEN_ACE]
+        elif (m >> R_TEN) & 1 and n >= 3:
+            e += params[HP_V_TEN_GUARDED]
+        if nt >= 3:
+            if n == 0:
+                e += params[HP_V_VOID]
+            elif n == 1:
+                e += params[HP_V_SINGLETON]
+    return e
+
+
+@njit(cache=True)
+def support_eval(hand, k, params):
+    """Raise owed to a partner who bid suit ``k``: aces, the other major, ruffs, belote."""
+    t = _suit(hand, k)
+    nt = popcount32(t)
+    r = 0.0
+    for s in range(4):
+        if s == k:
+            continue
+        m = _suit(hand, s)
+        n = popcount32(m)
+        if (m >> R_ACE) & 1:
+            # "remontez pour vos as".
+            r += params[HP_RAISE_ACE]
+        # "... et coupes si elles sont exploitables"; "ne pas remonter pour une coupe si
+        # on n'a pas d'atout".
+        if (n == 0 and nt >= 1) or (n == 1 and nt >= 2):
+            r += params[HP_RAISE_RUFF]
+    if (t >> R_JACK) & 1 or ((t >> R_NINE) & 1 and nt >= 2):
+        # The partner's missing major (a bare 9 does not count: "ne pas remonter pour un 9
+        # sec").
+        r += params[HP_RAISE_MAJOR]
+    if r > 0.0 and (t >> R_KING) & 1 and (t >> R_QUEEN) & 1:
+        # Belote adds to a raise, never makes one alone ("ne pas remonter de 20 points sur
+        # un 80 pour la belote").
+        r += params[HP_RAISE_BELOTE]
+    return r
+
+
+@njit(cache=True)
+def defence_eval(hand, k, params):
+    """Estimate of the defence's points against trump ``k``, from ``hand`` and ``def_base``."""
+    t = _suit(hand, k)
+    nt = popcount32(t)
+    d = params[HP_DEF_BASE]
+    if (t >> R_JACK) & 1:
+        d += params[HP_DEF_TRUMP_HONOUR]
+    if (t >> R_NINE) & 1 and nt >= 2:
+        d += params[HP_DEF_TRUMP_HONOUR]
+    if nt >= 3:
+        # Length in trumps shortens the takers' trumps and protects the honours.
+        d += params[HP_DEF_LONG_TRUMP] * (nt - 2)
+    for s in range(4):
+        if s == k:
+            continue
+        m = _suit(hand, s)
+        if (m >> R_ACE) & 1:
+            d += params[HP_DEF_ACE]
+            if (m >> R_TEN) & 1:
+                d += params[HP_DEF_ACE]
+    return d
+
+
+@njit(cache=True)
+def _value_of_level(level, prof):
+    """Contract value of a ladder level."""
+    return bid_value(level, prof)
+
+
+@njit(cache=True)
+def _level_for_value(v, prof):
+    """Highest numeric ladder level whose value is <= ``v`` (-1 if none)."""
+    best = -1
+    nv = prof[P_N_BID_VALUES]
+    for lv in range(nv):
+        if prof[P_BID_VALUES + lv] <= v:
+            best = lv
+    return best
+
+
+@njit(cache=True)
+def _bids_in_kind(actions, n_actions, first_seat, seat, kind, prof):
+    """The bids in suit ``kind`` of ``seat`` and of its partner so far.
+
+    Returns ``(my_last, partner_last, my_first, partner_first)``: the last values bid
+    (0 if none) and the positions of the first such bids in the auction (large if none).
+    """
+    my_last = 0
+    pa_last = 0
+    my_first = 1 << 20
+    pa_first = 1 << 20
+    for j in range(n_actions):
+        a = np.int64(actions[j])
+        if a < ACT_BID_BASE or (a - ACT_BID_BASE) % N_KINDS != kind:
+            continue
+        v = _value_of_level((a - ACT_BID_BASE) // N_KINDS, prof)
+        who = (first_seat + j) & 3
+        if who == seat:
+            my_last = v
+            my_first = min(my_first, j)
+        elif who == (seat ^ 2):
+            pa_last = v
+            pa_first = min(pa_first, j)
+    return my_last, pa_last, my_first, pa_first
+
+
+@njit(cache=True)
+def _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params, prof):
+    """The team's estimated points with suit ``kd`` as trump, from this seat's view.
+
+    Combines the own hand with what the partner's bids showed. Returns
+    ``(estimate, fresh)``; ``fresh`` when neither partner has bid the suit yet;
+    estimate ``-1`` when the suit may not be opened (no J, no guarded 9).
+    """
+    t = _suit(hand, kd)
+    nt = popcount32(t)
+    my_l, pa_l, my_f, pa_f = _bids_in_kind(actions, n_actions, first_seat, seat, kd, prof)
+    if pa_l > 0:
+        if my_l == 0:
+            # Partner bid this suit: raise for aces, the other major and ruffs.
+            return pa_l + support_eval(hand, kd, params), False
+        if my_f < pa_f:
+            # I opened it, partner raised: add what my capped opening did not show.
+            return pa_l + max(0.0, open_eval(hand, kd, params) - my_l), False
+        # I already raised the partner: nothing more to show.
+        return np.float64(pa_l), False
+    if not ((t >> R_JACK) & 1 or ((t >> R_NINE) & 1 and nt >= 2)):
+        # "n'annoncer quelque chose que quand on a le valet ou le 9 d'atout"; "ne rien
+        # annoncer si on a le 9 sec".
+        return -1.0, my_l == 0
+    return open_eval(hand, kd, params), my_l == 0
+
+
+@njit(cache=True)
+def heuristic_action(hand, astate, actions, n_actions, params, prof, st):
+    """Auction decision of the heuristic player (``uint8`` action code, always legal).
+
+    Parameters
+    ----------
+    hand : uint32
+        The player's cards.
+    astate : int32[AUCTION_STATE_LEN]
+        Public auction state.
+    actions : uint8[MAX_ACTIONS]
+        The actions so far (``n_actions`` of them); action ``j`` was made by seat
+        ``(to_speak - n_actions + j) & 3``.
+    params : float64[PARAM_LEN]
+        Parameter row (:data:`PARAMS`).
+    prof : int32[PROFILE_LEN]
+        Packed profile.
+    st : uint64[4]
+        RNG state (unused: the heuristic is deterministic).
+    """
+    if astate[A_STATUS] != 0:
+        return ACT_PASS
+    seat = astate[A_TO_SPEAK]
+    level = astate[A_LEVEL]
+    bidder = astate[A_BIDDER]
+    first_seat = (seat - n_actions) & 3
+    if bidder >= 0 and (bidder & 1) != (seat & 1):
+        # Opponents hold the contract: coinche when the defending hand says it fails.
+        if astate[A_COINCHE] == 1 and auction_check(astate, ACT_COINCHE, prof) == 0:
+            v = _value_of_level(level, prof)
+            kd = astate[A_KIND]
+            if kd < 4:
+                d = defence_eval(hand, kd, params)
+                if d >= 162.0 - v + params[HP_COINCHE_MARGIN]:
+                    return ACT_COINCHE
+    if bidder >= 0 and astate[A_COINCHE] == 2:
+        # Our contract is coinched: surcoinche when the takers' hands say it makes.
+        if auction_check(astate, ACT_SURCOINCHE, prof) == 0:
+            kd = astate[A_KIND]
+            v = _value_of_level(level, prof)
+            if kd < 4:
+                e, _ = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
+                                      prof)
+                if e >= v + params[HP_SURCOINCHE_MARGIN]:
+                    return ACT_SURCOINCHE
+        return ACT_PASS
+
+    # Team estimate for each suit as trump.
+    best_e = -1.0
+    best_k = -1
+    best_fresh = True
+    for kd in range(4):
+        e, fresh = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
+                                  prof)
+        if e > best_e:
+            best_e = e
+            best_k = kd
+            best_fresh = fresh
+    if best_k < 0:
+        return ACT_PASS
+    nv = prof[P_N_BID_VALUES]
+    if best_e >= params[HP_CAPOT_EST]:
+        # The estimate says all the tricks: capot.
+        a = ACT_BID_BASE + nv * N_KINDS + best_k
+        if auction_check(astate, a, prof) == 0:
+            return a
+        return ACT_PASS
+    if best_e < params[HP_OPEN_MIN]:
+        return ACT_PASS
+    target = best_e
+    t = _suit(hand, best_k)
+    if best_fresh:
+        target = min(target, params[HP_OPEN_CAP])
+        lv = _level_for_value(target, prof)
+        if lv >= 0 and nv > 1:
+            step = prof[P_BID_VALUES + 1] - prof[P_BID_VALUES]
+            both = (t >> R_JACK) & 1 and (t >> R_NINE) & 1
+            odd = ((prof[P_BID_VALUES + lv] - prof[P_BID_VALUES]) // step) & 1
+            if both and odd == 0:
+                # Both majors: an odd bid (90, 110) — one step up from an even value
+                # when the estimate is short of the next odd one only by the cap.
+                lv = lv + 1 if lv == 0 else lv - 1
+            elif not both and odd == 1:
+                # One major only: an even bid (80, 100).
+                lv -= 1
+            target = prof[P_BID_VALUES + max(lv, 0)]
+    lv = _level_for_value(target, prof)
+    if lv < 0:
+        return ACT_PASS
+    if bidder >= 0 and (bidder & 1) != (seat & 1):
+        # Competing with the opponents: only with a margin.
+        if _value_of_level(level, prof) + params[HP_COMPETE_MARGIN] >= best_e:
+            return ACT_PASS
+    if lv <= level:
+        return ACT_PASS
+    a = ACT_BID_BASE + lv * N_KINDS + best_k
+    if auction_check(astate, a, prof) != 0:
+        return ACT_PASS
+    return a
+
+
+# =========================================================================================
+# Play
+# =========================================================================================
+@njit(cache=True, inline="always")
+def _strength(card, kind):
+    """Strength of a card inside its own suit under contract ``kind`` (higher wins)."""
+    s = card >> 3
+    r = card & 7
+    if kind == 5 or (kind < 4 and s == kind):
+        return _TRUMP_STR[r]
+    return _PLAIN_STR[r]
+
+
+@njit(cache=True, inline="always")
+def _higher_in_suit(card, kind):
+    """Bitboard of the cards of ``card``'s suit that beat it in that suit."""
+    s = card >> 3
+    r = card & 7
+    if kind == 5 or (kind < 4 and s == kind):
+        return TRUMP_HIGHER[r] << (8 * s)
+    return PLAIN_HIGHER[r] << (8 * s)
+
+
+@njit(cache=True, inline="always")
+def _is_master(card, kind, unknown):
+    """No card still unseen (``unknown``) beats ``card`` in its suit."""
+    return (_higher_in_suit(card, kind) & unknown) == 0
+
+
+@njit(cache=True)
+def _lowest(cards, kind, prof):
+    """The weakest card of ``cards`` (fewest points, then lowest strength)."""
+    best = -1
+    best_v = 1 << 30
+    m = np.int64(cards)
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        v = card_points(c, kind, prof) * 16 + _strength(c, kind)
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _highest(cards, kind):
+    """The strongest card of ``cards`` (all of one suit)."""
+    best = -1
+    best_v = -1
+    m = np.int64(cards)
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        v = _strength(c, kind)
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _discard_cost(c, hand, kind, unknown, prof):
+    """Cost of giving up card ``c``: its points, and more for trumps, masters and guards."""
+    s = c >> 3
+    cost = card_points(c, kind, prof) * 4 + _strength(c, kind)
+    if kind < 4 and s == kind:
+        # Keep trumps.
+        cost += 200
+    if _is_master(c, kind, unknown):
+        # Keep master cards: they are tricks later.
+        cost += 60
+    suit_cards = _suit(hand, s)
+    ten = np.int64(1) << R_TEN
+    if (suit_cards & ten) != 0 and (c & 7) != R_TEN and popcount32(suit_cards) == 2:
+        # "Ne pas se défausser d'une carte qui empêche un 10 d'être sec".
+        if (unknown >> (8 * s + R_ACE)) & 1:
+            cost += 40
+    return cost
+
+
+@njit(cache=True)
+def _cheapest_discard(cands, hand, kind, unknown, prof):
+    """The legal card whose loss costs least (:func:`_discard_cost`)."""
+    best = -1
+    best_v = 1 << 30
+    m = np.int64(cands)
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        v = _discard_cost(c, hand, kind, unknown, prof)
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _best_points(cands, hand, kind, unknown, prof):
+    """Card to put on a partner's sure trick: most points, sparing trumps and masters."""
+    best = -1
+    best_v = -(1 << 30)
+    m = np.int64(cands)
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        v = card_points(c, kind, prof) * 4 - _strength(c, kind)
+        if kind < 4 and (c >> 3) == kind:
+            v -= 200
+        if _is_master(c, kind, unknown) and card_points(c, kind, prof) >= 10:
+            # A master ace or ten wins its own trick later: a smaller gift is as good.
+            v -= 30
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@njit(cache=True)
+def heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, prof, st):
+    """Card play of the heuristic player; returns a card of ``legal``.
+
+    Parameters
+    ----------
+    hand : uint32
+        The player's remaining cards.
+    legal : uint32
+        Its legal cards (``legal_mask``).
+    trick : int32[4]
+        The current trick from its leader, ``n`` cards played.
+    info : int64[INFO_LEN]
+        Public information (:mod:`.players` ``I_*``).
+    actions : uint8[MAX_ACTIONS]
+        The auction (``n_actions`` codes).
+    params : float64[PARAM_LEN]
+        Parameter row (:data:`PARAMS`).
+    prof : int32[PROFILE_LEN]
+        Packed profile.
+    st : uint64[4]
+        RNG state (unused: the heuristic is deterministic).
+    """
+    lg = np.int64(legal)
+    if popcount32(lg) == 1:
+        return lowest_bit(lg)
+    h = np.int64(hand)
+    kind = info[I_KIND]
+    seat = info[I_SEAT]
+    partner = seat ^ 2
+    taker = info[I_TAKER]
+    we_take = (taker & 1) == (seat & 1)
+    played = info[I_PLAYED]
+    # Cards in other hands, as far as this player knows.
+    unknown = np.int64(0xFFFFFFFF) & ~(played | h)
+    trump_mask = np.int64(0)
+    if kind < 4:
+        trump_mask = np.int64(0xFF) << (8 * kind)
+    opp_trumps = unknown & trump_mask
+    # Cards shown in the partner's announcements are with the partner.
+    partner_known = info[I_SHOWN + partner] & unknown
+    opp1 = (seat + 1) & 3
+    opp2 = (seat + 3) & 3
+    opp_void_trump = ((info[I_VOID + opp1] >> kind) & 1) != 0 and \
+        ((info[I_VOID + opp2] >> kind) & 1) != 0 if kind < 4 else True
+    opp_may_trump = kind < 4 and opp_trumps != 0 and not opp_void_trump and \
+        (opp_trumps & ~partner_known) != 0
+
+    if n == 0:
+        return _lead(h, lg, kind, seat, partner, taker, we_take, unknown, opp_may_trump,
+                     info, prof)
+
+    # --- following ----------------------------------------------------------------------
+    w = trick_winner(trick, n, kind, prof)
+    led = trick[0] >> 3
+    pts = 0
+    for p in range(n):
+        pts += card_points(trick[p], kind, prof)
+    partner_wins = w == n - 2
+    last = n == 3
+    if partner_wins:
+        wcard = np.int64(trick[w])
+        sure = last
+        if not sure:
+            # Partner is sure to win when no unseen card can beat his card and the
+            # remaining opponent cannot ruff (trump led, or known to hold the led suit
+            # — approximated by: not known void in it — or known void in trumps).
+            beat_in_suit = _higher_in_suit(wcard, kind) & unknown
+            if (wcard >> 3) == led:
+                ok = beat_in_suit == 0
+                if ok and kind < 4 and led != kind and opp_trumps != 0:
+                    nxt = (seat + 1) & 3
+                    if (info[I_VOID + nxt] >> led) & 1 and not (info[I_VOID + nxt] >> kind) & 1:
+                        ok = False
+                sure = ok
+            else:
+                # Partner ruffed: only a higher trump could beat it.
+                sure = beat_in_suit == 0
+        if sure:
+            # Put points on a partner who is winning.
+            return _best_points(lg, h, kind, unknown, prof)
+        return _cheapest_discard(lg, h, kind, unknown, prof)
+
+    # Opponent winning: find the legal cards that would take the lead.
+    winners = np.int64(0)
+    m = lg
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        save = trick[n]
+        trick[n] = c
+        if trick_winner(trick, n + 1, kind, prof) == n:
+            winners |= np.int64(1) << c
+        trick[n] = save
+    if winners == 0:
+        # Cannot win: discard the cheapest card, keeping guards, trumps and masters.
+        return _cheapest_discard(lg, h, kind, unknown, prof)
+    # Cheapest winning card (lowest strength among winners; trumps only if needed).
+    non_trump_win = winners & ~trump_mask
+    pool = non_trump_win if non_trump_win != 0 else winners
+    best = -1
+    best_v = 1 << 30
+    m = pool
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        v = _strength(c, kind)
+        if v < best_v:
+            best_v = v
+            best = c
+    if last:
+        # Last to play: win as cheaply as possible.
+        return best
+    # Not last: will the winning card hold?
+    holds = _is_master(best, kind, unknown)
+    if (best >> 3) != kind and kind < 4 and opp_may_trump:
+        nxt = (seat + 1) & 3
+        if (info[I_VOID + nxt] >> led) & 1 and not (info[I_VOID + nxt] >> kind) & 1:
+            holds = False
+    if not holds:
+        # A master among the winners holds the trick: take with the cheapest master.
+        m = pool
+        mb = -1
+        mv = 1 << 30
+        while m != 0:
+            c = lowest_bit(m)
+            m &= m - 1
+            if _is_master(c, kind, unknown):
+                v = _strength(c, kind)
+                if v < mv:
+                    mv = v
+                    mb = c
+        if mb >= 0:
+            return mb
+    if holds or (best >> 3) == kind or pts >= params[HP_CONTEST_POINTS]:
+        # Ruff with the lowest winning trump, or contest a trick worth it.
+        return best
+    return _cheapest_discard(lg, h, kind, unknown, prof)
+
+
+@njit(cache=True)
+def _lead(h, lg, kind, seat, partner, taker, we_take, unknown, opp_may_trump, info, prof):
+    """Choose a lead (``n == 0``) among the legal cards ``lg`` (the whole hand)."""
+    trump_mask = np.int64(0)
+    if kind < 4:
+        trump_mask = np.int64(0xFF) << (8 * kind)
+    my_trumps = h & trump_mask
+    if kind < 4 and my_trumps != 0 and opp_may_trump:
+        if seat == taker:
+            # The taker draws trumps while the opponents may still hold some:
+            # the master trump first, else a small one.
+            top = _highest(my_trumps, kind)
+            if _is_master(top, kind, unknown):
+                return top
+            if popcount32(my_trumps) >= 2:
+                return _lowest(my_trumps, kind, prof)
+        elif partner == taker and popcount32(my_trumps) >= 2 and info[I_LED + partner] == 0:
+            # The taker's partner plays one small trump back (aller-retour).
+            top = _highest(my_trumps, kind)
+            if _is_master(top, kind, unknown):
+                return top
+    opp1 = (seat + 1) & 3
+    opp2 = (seat + 3) & 3
+    opp_voids = info[I_VOID + opp1] | info[I_VOID + opp2]
+    best = -1
+    best_score = -(1 << 30)
+    for s in range(4):
+        cards = (h >> (8 * s)) & 0xFF
+        if cards == 0:
+            continue
+        mask = cards << (8 * s)
+        is_trump = kind < 4 and s == kind
+        top = _highest(mask, kind)
+        low = _lowest(mask, kind, prof)
+        opp_ruff = (not is_trump) and opp_may_trump and ((opp_voids >> s) & 1) != 0
+        pvoid = ((info[I_VOID + partner] >> s) & 1) != 0
+        partner_ruffs = (not is_trump) and kind < 4 and pvoid and \
+            ((info[I_VOID + partner] >> kind) & 1) == 0 and (unknown & trump_mask) != 0
+        score = 0
+        card = low
+        if _is_master(top, kind, unknown) and (unknown & (np.int64(0xFF) << (8 * s))) != 0:
+            # Cash a master card (unless an opponent is known to ruff it).
+            score = 100 + card_points(top, kind, prof)
+            card = top
+            if opp_ruff:
+                score = -50
+        elif partner_ruffs:
+            # Lead a suit the partner can ruff.
+            score = 80
+        elif (info[I_LED + partner] >> s) & 1 and not is_trump:
+            # Return the partner's suit.
+            score = 60
+        else:
+            score = 20 - card_points(low, kind, prof)
+            if (cards >> R_TEN) & 1 and not _is_master(
+                np.int64(8 * s + R_TEN), kind, unknown
+            ):
+                # Do not lead away from a ten that is not master (into the ace-ten tenace).
+                score -= 30
+            if opp_ruff:
+                score -= 40
+        if is_trump:
+            # Defenders and the taker's side without a trump plan keep their trumps.
+            if not (we_take and seat == taker):
+                score -= 60
+            else:
+                score -= 10
+        if score > best_score:
+            best_score = score
+            best = card
+    if best < 0:
+        return lowest_bit(lg)
+    return best

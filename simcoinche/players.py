@@ -1,0 +1,138 @@
+"""Simulated players: the Python-side registry, parameter names, defaults and arrays.
+
+A player kind has a registry code (used by the kernels, :mod:`simcoinche._kernels.players`)
+and a ``float64`` parameter array whose entries are named here. Every team of a run gets
+one kind and one parameter array; analyses and tuning vary the parameters by name::
+
+    from simcoinche.players import param_array
+    p = param_array("heuristic", {"open_min": 85.0})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcoinche._kernels import heuristic as H
+from simcoinche._kernels import players as K
+from simcoinche.errors import InputError
+
+
+@dataclass(frozen=True)
+class Param:
+    """One named parameter: kernel offset, default value and a one-line meaning."""
+
+    name: str
+    offset: int
+    default: float
+    description: str
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    """A kind of simulated player: registry code, description and its parameters."""
+
+    name: str
+    code: int
+    description: str
+    params: tuple[Param, ...]
+
+    def defaults(self) -> dict[str, float]:
+        """Parameter defaults by name."""
+        return {p.name: p.default for p in self.params}
+
+
+RANDOM = PlayerKind(
+    "random", K.PLAYER_RANDOM,
+    "uniform among legal cards; bids, coinches and passes with fixed probabilities",
+    (
+        Param("p_open", K.RP_OPEN, 0.3, "probability of bidding when nobody has bid yet"),
+        Param("p_overbid", K.RP_OVERBID, 0.15, "probability of outbidding an existing bid"),
+        Param("max_jump", K.RP_MAX_JUMP, 2.0,
+              "a bid goes 0..max_jump levels above the lowest legal level"),
+        Param("p_coinche", K.RP_COINCHE, 0.05,
+              "probability of coinching an opponents' bid when allowed"),
+        Param("p_surcoinche", K.RP_SURCOINCHE, 0.25,
+              "probability of surcoinching when allowed"),
+    ),
+)
+
+HEURISTIC = PlayerKind(
+    "heuristic", K.PLAYER_HEURISTIC,
+    "club-player conventions: hand evaluation per trump, opening with J or 9, raises for "
+    "aces and ruffs, coinche/surcoinche on estimates; card play from public information",
+    tuple(Param(name, off, default, text) for name, off, default, text in H.PARAMS),
+)
+
+PLAYERS: dict[str, PlayerKind] = {p.name: p for p in (RANDOM, HEURISTIC)}
+DEFAULT_PLAYERS = "heuristic"
+
+
+def get_player(name: str | PlayerKind) -> PlayerKind:
+    """Player kind called ``name`` (case-insensitive).
+
+    Raises
+    ------
+    InputError
+        For an unknown name.
+    """
+    if isinstance(name, PlayerKind):
+        return name
+    key = str(name).strip().lower()
+    if key not in PLAYERS:
+        raise InputError(f"unknown player {name!r}; available: " + ", ".join(PLAYERS))
+    return PLAYERS[key]
+
+
+def parse_players(spec: str | Sequence[str] | None) -> tuple[PlayerKind, PlayerKind]:
+    """Players of team 0 and team 1 from ``"heuristic"``, ``"random,heuristic"`` or a pair.
+
+    Raises
+    ------
+    InputError
+        For an unknown player or more than two teams.
+    """
+    if spec is None:
+        spec = DEFAULT_PLAYERS
+    if isinstance(spec, str):
+        parts = [s for s in spec.split(",")]
+    else:
+        parts = list(spec)
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2:
+        raise InputError(f"players {spec!r}: give one kind or two (TEAM0,TEAM1)")
+    return get_player(parts[0]), get_player(parts[1])
+
+
+def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = None
+                ) -> np.ndarray:
+    """The ``float64[PARAM_LEN]`` parameter row of a player kind, defaults + overrides.
+
+    Raises
+    ------
+    InputError
+        For a parameter name the kind does not have, or a non-numeric value.
+    """
+    pk = get_player(kind)
+    row = np.zeros(K.PARAM_LEN, dtype=np.float64)
+    by_name = {p.name: p for p in pk.params}
+    for p in pk.params:
+        row[p.offset] = p.default
+    for name, value in (overrides or {}).items():
+        if name not in by_name:
+            raise InputError(f"unknown parameter {name!r} of player {pk.name}; known: "
+                             + ", ".join(by_name))
+        try:
+            row[by_name[name].offset] = float(value)
+        except (TypeError, ValueError):
+            raise InputError(f"parameter {name!r}: {value!r} is not a number") from None
+    return row
+
+
+def params_dict(kind: str | PlayerKind, row: np.ndarray) -> dict[str, float]:
+    """Named view of a parameter row (for the run metadata)."""
+    pk = get_player(kind)
+    return {p.name: float(row[p.offset]) for p in pk.params}

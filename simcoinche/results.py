@@ -1,0 +1,212 @@
+"""The results schema (one row per donne), Arrow tables of simulated chunks, and reading.
+
+:data:`COLUMNS` is the single source of truth for the Parquet schema: name, Arrow type
+and a one-line description per column (:func:`schema_markdown` renders the README table).
+The run's metadata is stored as JSON under the ``simcoinche`` key of the Parquet
+key-value metadata (:func:`read_metadata`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simcoinche._kernels import donne as D
+from simcoinche.cards import CONTRACT_KIND_NAMES
+from simcoinche.errors import InputError
+
+METADATA_KEY = b"simcoinche"
+TRUMP_CATEGORIES = list(CONTRACT_KIND_NAMES)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the results: name, Arrow type, kernel output row, description."""
+
+    name: str
+    type: pa.DataType
+    source: int          # row of the kernel output (``O_*``), -1 for computed/record ones
+    description: str
+    record_only: bool = False
+
+
+def _c(name: str, typ: pa.DataType, source: int, text: str, record: bool = False) -> Column:
+    return Column(name, typ, source, text, record)
+
+
+COLUMNS: tuple[Column, ...] = (
+    _c("donne", pa.int64(), -1, "index i of the donne in the run (key of its random stream)"),
+    _c("dealer", pa.int8(), D.O_DEALER, "dealer seat 0..3 (seat dealer+1 speaks and leads first)"),
+    _c("hand_0", pa.uint32(), D.O_HAND, "cards dealt to seat 0 (bitboard, bit suit*8+rank)"),
+    _c("hand_1", pa.uint32(), D.O_HAND + 1, "cards dealt to seat 1 (bitboard)"),
+    _c("hand_2", pa.uint32(), D.O_HAND + 2, "cards dealt to seat 2 (bitboard)"),
+    _c("hand_3", pa.uint32(), D.O_HAND + 3, "cards dealt to seat 3 (bitboard)"),
+    _c("passed_out", pa.bool_(), D.O_PASSED, "four passes: nothing played, all zero"),
+    _c("taker", pa.int8(), D.O_TAKER, "seat of the final bidder, -1 if passed out"),
+    _c("bid_level", pa.int8(), D.O_LEVEL, "ladder level of the contract, -1 if passed out"),
+    _c("bid_value", pa.int16(), D.O_VALUE, "contract value (250 capot), 0 if passed out"),
+    _c("trump", pa.int8(), D.O_TRUMP,
+       "contract kind 0..3 = S H D C, 4 SA, 5 TA; -1 if passed out"),
+    _c("capot_bid", pa.bool_(), D.O_CAPOT, "the contract is a capot"),
+    _c("coinche", pa.int8(), D.O_COINCHE, "1, 2 (coinched) or 4 (surcoinched); 0 if passed out"),
+    _c("n_bids", pa.int8(), D.O_N_BIDS, "number of bids in the auction"),
+    _c("tricks_t0", pa.int8(), D.O_TRICKS, "tricks won by team 0 (seats 0, 2)"),
+    _c("tricks_t1", pa.int8(), D.O_TRICKS + 1, "tricks won by team 1 (seats 1, 3)"),
+    _c("card_points_t0", pa.int16(), D.O_CARD_POINTS,
+       "team 0 card points incl. last trick (252 on a capot)"),
+    _c("card_points_t1", pa.int16(), D.O_CARD_POINTS + 1, "team 1 card points incl. last trick"),
+    _c("announce_t0", pa.int16(), D.O_ANNOUNCE,
+       "team 0 valid ordinary announcements (after comparison and capot transfer)"),
+    _c("announce_t1", pa.int16(), D.O_ANNOUNCE + 1, "team 1 valid ordinary announcements"),
+    _c("belote_t0", pa.int16(), D.O_BELOTE, "team 0 belote points"),
+    _c("belote_t1", pa.int16(), D.O_BELOTE + 1, "team 1 belote points"),
+    _c("made", pa.bool_(), D.O_MADE, "contract made (False if passed out)"),
+    _c("marks_t0", pa.int16(), D.O_MARKS, "marks of team 0 for the donne (rounded)"),
+    _c("marks_t1", pa.int16(), D.O_MARKS + 1, "marks of team 1 for the donne (rounded)"),
+    _c("auction", pa.binary(), -1,
+       "with --record-play: the auction action codes in order (simcoinche.actions)", True),
+    _c("play", pa.binary(32), -1,
+       "with --record-play: the 32 cards (0..31) in play order; all 255 if passed out", True),
+)
+
+COLUMN_NAMES = tuple(c.name for c in COLUMNS)
+
+
+def schema(record_play: bool, metadata: dict[str, Any] | None = None) -> pa.Schema:
+    """Arrow schema of a run, with the run's metadata as JSON under ``simcoinche``."""
+    fields = [pa.field(c.name, c.type, nullable=False)
+              for c in COLUMNS if record_play or not c.record_only]
+    md = None
+    if metadata is not None:
+        md = {METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()}
+    return pa.schema(fields, metadata=md)
+
+
+def chunk_table(start: int, out: np.ndarray, auc: np.ndarray | None,
+                auc_len: np.ndarray | None, play: np.ndarray | None,
+                sch: pa.Schema) -> pa.Table:
+    """Arrow table of one simulated chunk.
+
+    Parameters
+    ----------
+    start : int
+        Index of the chunk's first donne.
+    out : int32[N_OUT, n]
+        Kernel output columns.
+    auc, auc_len, play
+        Record arrays (``uint8[n, MAX_ACTIONS]``, ``int16[n]``, ``uint8[n, 32]``) or
+        ``None`` without ``--record-play``.
+    sch : pyarrow.Schema
+        The run's schema (:func:`schema`).
+    """
+    n = out.shape[1]
+    arrays: list[pa.Array] = []
+    for f in sch:
+        col = _COLUMN_BY_NAME[f.name]
+        if col.name == "donne":
+            arrays.append(pa.array(np.arange(start, start + n, dtype=np.int64)))
+        elif col.name == "auction":
+            lens = auc_len[:n].astype(np.int32)
+            offsets = np.zeros(n + 1, dtype=np.int32)
+            np.cumsum(lens, out=offsets[1:])
+            keep = np.arange(auc.shape[1], dtype=np.int32)[None, :] < lens[:, None]
+            data = np.ascontiguousarray(auc[:n][keep])
+            arrays.append(pa.BinaryArray.from_buffers(
+                pa.binary(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)]))
+        elif col.name == "play":
+            data = np.ascontiguousarray(play[:n])
+            arrays.append(pa.FixedSizeBinaryArray.from_buffers(
+                pa.binary(32), n, [None, pa.py_buffer(data)]))
+        else:
+            arrays.append(pa.array(_as_numpy(out[col.source], col.type)))
+    return pa.Table.from_arrays(arrays, schema=sch)
+
+
+def _as_numpy(values: np.ndarray, typ: pa.DataType) -> np.ndarray:
+    """Cast one int32 kernel column to the numpy dtype of its Arrow type."""
+    if typ == pa.uint32():
+        return values.view(np.uint32)
+    if typ == pa.bool_():
+        return values != 0
+    return values.astype(typ.to_pandas_dtype())
+
+
+_COLUMN_BY_NAME = {c.name: c for c in COLUMNS}
+
+
+def schema_markdown() -> str:
+    """The schema as a Markdown table (for the README)."""
+    lines = ["| column | type | meaning |", "|---|---|---|"]
+    for c in COLUMNS:
+        lines.append(f"| `{c.name}` | {c.type} | {c.description} |")
+    return "\n".join(lines)
+
+
+def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The run's metadata (seed, n, profile, players, params, versions) of a results file.
+
+    Raises
+    ------
+    InputError
+        When the file is missing, not Parquet, or not written by ``simcoinche simulate``.
+    """
+    try:
+        md = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowException) as exc:
+        raise InputError(f"cannot read results {os.fspath(path)!r}: "
+                         f"{str(exc).splitlines()[0]}") from None
+    if METADATA_KEY not in md:
+        raise InputError(f"{os.fspath(path)!r} has no simcoinche metadata")
+    return json.loads(md[METADATA_KEY])
+
+
+def tidy(df: pd.DataFrame) -> pd.DataFrame:
+    """Readable categoricals: ``trump`` becomes ``S H D C SA TA`` (missing if passed out).
+
+    The category codes equal the contract kinds (``df.trump.cat.codes``; -1 if passed out).
+    """
+    if "trump" in df.columns and not isinstance(df["trump"].dtype, pd.CategoricalDtype):
+        codes = df["trump"].to_numpy().astype(np.int8)
+        df["trump"] = pd.Categorical.from_codes(codes, categories=TRUMP_CATEGORIES)
+    return df
+
+
+def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
+                 ) -> pd.DataFrame:
+    """Read a results file written by :func:`simcoinche.simulate.simulate`.
+
+    Parameters
+    ----------
+    path : path-like
+        The Parquet file.
+    columns : list of str, optional
+        Columns to read (all by default); names from :data:`COLUMNS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per donne; ``trump`` as a categorical (``S H D C SA TA``).
+
+    Raises
+    ------
+    InputError
+        Unknown column, or a file that cannot be read.
+    """
+    if columns is not None:
+        columns = list(columns)
+        for name in columns:
+            if name not in _COLUMN_BY_NAME:
+                raise InputError(f"unknown column {name!r}; see simcoinche.results.COLUMNS")
+    try:
+        table = pq.read_table(path, columns=columns)
+    except (OSError, pa.ArrowException) as exc:
+        raise InputError(f"cannot read results {os.fspath(path)!r}: "
+                         f"{str(exc).splitlines()[0]}") from None
+    return tidy(table.to_pandas())

@@ -1,0 +1,408 @@
+"""Batch simulation facade: validate, seed, run the kernels in chunks, stream to Parquet.
+
+``simulate(n, seed=0, profile="federal", players="heuristic", out=None)`` simulates the
+donnes ``0 .. n-1`` of the run keyed by ``seed`` (see :mod:`simcoinche._kernels.rng`):
+donne ``i`` is the same whatever the thread count or chunk size. With ``out=None`` it
+returns a DataFrame; with a path it streams one Parquet row group per chunk into
+``PATH.partial``, renames it to ``PATH`` on success (removes it on any error or
+interrupt) and returns a :class:`RunSummary`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import simcoinche
+from simcoinche._kernels.batch import run_batch
+from simcoinche._kernels.donne import (
+    MAX_ACTIONS,
+    N_OUT,
+    O_MADE,
+    O_MARKS,
+    O_PASSED,
+    O_TAKER,
+    O_VALUE,
+)
+from simcoinche._kernels.rng import seed_key
+from simcoinche.errors import InputError
+from simcoinche.players import param_array, params_dict, parse_players
+from simcoinche.profiles import Profile, get_profile
+from simcoinche.results import chunk_table, schema, tidy
+
+DEFAULT_CHUNK = 1 << 18
+GENERATOR = "splitmix64-counter/1"
+COMPRESSION = "zstd"
+COMPRESSION_LEVEL = 1
+_MAX_SEED = (1 << 64) - 1
+
+
+@dataclass
+class RunSummary:
+    """What a run did: where, how fast, and the headline statistics."""
+
+    n: int
+    seconds: float
+    threads: int
+    players: tuple[str, str]
+    profile: str
+    seed: int
+    path: str | None = None
+    passed_out: int = 0
+    # bid value → [contracts, made]
+    by_value: dict[int, list[int]] = field(default_factory=dict)
+    marks_team: list[int] = field(default_factory=lambda: [0, 0])
+    marks_takers: int = 0
+    marks_defence: int = 0
+
+    @property
+    def donnes_per_second(self) -> float:
+        """Throughput of the run, end to end."""
+        return self.n / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def passed_out_share(self) -> float:
+        """Share of passed-out donnes."""
+        return self.passed_out / self.n
+
+    def success_rate(self) -> dict[int, tuple[int, float]]:
+        """Contract value → (contracts, share made)."""
+        return {v: (c, m / c) for v, (c, m) in sorted(self.by_value.items()) if c}
+
+    def add_chunk(self, out: np.ndarray) -> None:
+        """Accumulate the statistics of one chunk of kernel output (``int32[N_OUT, k]``)."""
+        passed = out[O_PASSED] != 0
+        self.passed_out += int(passed.sum())
+        played = ~passed
+        values = out[O_VALUE][played]
+        made = out[O_MADE][played] != 0
+        vals, counts = np.unique(values, return_counts=True)
+        made_counts = np.bincount(np.searchsorted(vals, values[made]), minlength=len(vals))
+        for v, c, m in zip(vals.tolist(), counts.tolist(), made_counts.tolist(), strict=True):
+            slot = self.by_value.setdefault(int(v), [0, 0])
+            slot[0] += c
+            slot[1] += m
+        m0 = out[O_MARKS].astype(np.int64)
+        m1 = out[O_MARKS + 1].astype(np.int64)
+        self.marks_team[0] += int(m0.sum())
+        self.marks_team[1] += int(m1.sum())
+        taker_team1 = (out[O_TAKER][played] & 1) == 1
+        mt = np.where(taker_team1, m1[played], m0[played])
+        md = np.where(taker_team1, m0[played], m1[played])
+        self.marks_takers += int(mt.sum())
+        self.marks_defence += int(md.sum())
+
+    def text(self) -> str:
+        """Short human summary (a few lines)."""
+        lines = []
+        if self.path:
+            lines.append(f"wrote {self.path}")
+        lines.append(f"{self.n:,} donnes in {self.seconds:.2f} s: "
+                     f"{self.donnes_per_second:,.0f} donnes/s ({self.threads} threads; "
+                     f"profile {self.profile}; players {self.players[0]},{self.players[1]}; "
+                     f"seed {self.seed})")
+        lines.append(f"passed out: {100 * self.passed_out_share:.1f} %")
+        parts = [f"{v}: {c:,} ({100 * r:.1f} % made)" for v, (c, r) in
+                 self.success_rate().items()]
+        if parts:
+            lines.append("contracts by value: " + "; ".join(parts))
+        lines.append(f"average marks per donne: team 0 {self.marks_team[0] / self.n:.1f}, "
+                     f"team 1 {self.marks_team[1] / self.n:.1f}; takers "
+                     f"{self.marks_takers / self.n:.1f}, defence "
+                     f"{self.marks_defence / self.n:.1f}")
+        return "\n".join(lines)
+
+
+def default_out(profile: str, seed: int, n: int) -> Path:
+    """Default results path ``runs/simcoinche-<profile>-s<seed>-n<n>.parquet``."""
+    return Path("runs") / f"simcoinche-{profile}-s{seed}-n{n}.parquet"
+
+
+def _positive_int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InputError(f"{what} must be a positive integer, got {value!r}")
+    if value <= 0:
+        raise InputError(f"{what} must be a positive integer, got {value}")
+    return int(value)
+
+
+def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> Path:
+    path = Path(out)
+    if path.is_dir():
+        raise InputError(f"output {str(path)!r} is a directory")
+    if path.exists() and not overwrite:
+        raise InputError(f"output {str(path)!r} exists; use --overwrite to replace it")
+    parent = path.parent
+    if not parent.exists():
+        if not default:
+            raise InputError(f"cannot write {str(path)!r}: directory {str(parent)!r} "
+                             "does not exist")
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create {str(parent)!r}: {exc.strerror}") from None
+    if not os.access(parent, os.W_OK):
+        raise InputError(f"cannot write {str(path)!r}: directory not writable")
+    return path
+
+
+@dataclass
+class _Plan:
+    n: int
+    seed: int
+    profile: Profile
+    players: tuple[str, str]
+    codes: np.ndarray
+    params: np.ndarray
+    threads: int
+    chunk: int
+    dealer: int
+    record: bool
+
+    def metadata(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "n": self.n,
+            "profile": self.profile.name,
+            "players": list(self.players),
+            "params": [params_dict(self.players[t], self.params[t]) for t in range(2)],
+            "param_arrays": [self.params[t].tolist() for t in range(2)],
+            "version": simcoinche.__version__,
+            "rules_version": simcoinche.RULES_VERSION,
+            "generator": GENERATOR,
+            "chunk_size": self.chunk,
+            "dealer": "rotating" if self.dealer < 0 else self.dealer,
+            "record_play": self.record,
+        }
+
+
+def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_size: Any,
+          dealer: Any, record_play: bool,
+          params: Sequence[Mapping[str, float] | None] | None) -> _Plan:
+    n = _positive_int(n, "n")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
+            or not 0 <= int(seed) <= _MAX_SEED:
+        raise InputError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+    prof = get_profile(profile)
+    kinds = parse_players(players)
+    if params is None:
+        params = (None, None)
+    if isinstance(params, Mapping) or len(params) != 2:
+        raise InputError("params must be a pair (team 0, team 1) of name→value mappings")
+    rows = np.stack([param_array(kinds[t], params[t]) for t in range(2)])
+    max_threads = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        threads = max_threads
+    threads = _positive_int(threads, "threads")
+    if threads > max_threads:
+        raise InputError(f"threads must be at most {max_threads} on this machine, got {threads}")
+    chunk = _positive_int(DEFAULT_CHUNK if chunk_size is None else chunk_size, "chunk_size")
+    if dealer is None:
+        dealer = -1
+    elif isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
+            or not 0 <= dealer <= 3:
+        raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
+    return _Plan(n, int(seed), prof, (kinds[0].name, kinds[1].name),
+                 np.array([kinds[0].code, kinds[1].code], dtype=np.int32), rows, threads,
+                 min(chunk, n), int(dealer), bool(record_play))
+
+
+class _Buffers:
+    """Kernel output arrays for one chunk."""
+
+    def __init__(self, size: int, record: bool) -> None:
+        self.out = np.empty((N_OUT, size), dtype=np.int32)
+        if record:
+            self.auc = np.zeros((size, MAX_ACTIONS), dtype=np.uint8)
+            self.auc_len = np.zeros(size, dtype=np.int16)
+            self.play = np.zeros((size, 32), dtype=np.uint8)
+        else:
+            self.auc = np.zeros((0, MAX_ACTIONS), dtype=np.uint8)
+            self.auc_len = np.zeros(0, dtype=np.int16)
+            self.play = np.zeros((0, 32), dtype=np.uint8)
+
+    def run(self, plan: _Plan, key: np.uint64, start: int, k: int) -> None:
+        out = self.out[:, :k]
+        run_batch(key, np.int64(start), np.int64(k), plan.dealer, plan.codes, plan.params,
+                  plan.profile.packed, plan.record, out, self.auc, self.auc_len, self.play)
+
+    def table(self, plan: _Plan, start: int, k: int, sch: pa.Schema) -> pa.Table:
+        rec = plan.record
+        return chunk_table(start, self.out[:, :k], self.auc if rec else None,
+                           self.auc_len if rec else None, self.play if rec else None, sch)
+
+
+def _progress(n: int, enabled: bool | None):
+    from tqdm import tqdm
+
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    return tqdm(total=n, unit=" donnes", unit_scale=True, disable=not enabled,
+                file=sys.stderr, smoothing=0.1, dynamic_ncols=True)
+
+
+def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
+             players: str | Sequence[str] | None = "heuristic",
+             out: str | os.PathLike[str] | None = None, *, threads: int | None = None,
+             record_play: bool = False, overwrite: bool = False,
+             chunk_size: int | None = None, dealer: int | None = None,
+             params: Sequence[Mapping[str, float] | None] | None = None,
+             progress: bool | None = None) -> pd.DataFrame | RunSummary:
+    """Simulate ``n`` complete donnes (deal, auction, announcements, play, scoring).
+
+    Parameters
+    ----------
+    n : int
+        Number of donnes (> 0): donnes ``0 .. n-1`` of the run.
+    seed : int
+        Run seed (``0 .. 2**64-1``); donne ``i`` of a seed is always the same.
+    profile : str or Profile
+        Rule profile (``federal``).
+    players : str or pair of str
+        ``"heuristic"``, ``"random"`` (both teams) or ``"TEAM0,TEAM1"`` / a pair.
+    out : path-like, optional
+        Parquet file to write; ``None`` returns the rows as a DataFrame instead.
+    threads : int, optional
+        Worker threads (default: all cores). Results do not depend on it.
+    record_play : bool
+        Add the ``auction`` and ``play`` columns.
+    overwrite : bool
+        Replace an existing ``out``.
+    chunk_size : int, optional
+        Donnes per kernel call and Parquet row group (default 262,144); results do not
+        depend on it.
+    dealer : int, optional
+        Fixed dealer seat; by default the dealer of donne ``i`` is ``i mod 4``.
+    params : pair of mappings, optional
+        Parameter overrides per team, by name (:mod:`simcoinche.players`).
+    progress : bool, optional
+        Progress bar on stderr (default: when stderr is a terminal).
+
+    Returns
+    -------
+    pandas.DataFrame or RunSummary
+        The rows (``out=None``; the run metadata in ``df.attrs["simcoinche"]`` and the
+        summary in ``df.attrs["summary"]``), else the summary of the written run.
+
+    Raises
+    ------
+    InputError
+        For any bad argument, an existing output without ``overwrite`` or an unwritable
+        path; nothing is written then.
+    """
+    plan = _plan(n, seed, profile, players, threads, chunk_size, dealer, record_play, params)
+    path = None
+    if out is not None:
+        path = _check_out(out, overwrite, default=False)
+    return _run(plan, path, progress)
+
+
+def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "federal",
+                     players: str | Sequence[str] | None = "heuristic",
+                     out: str | os.PathLike[str] | None = None,
+                     **kwargs: Any) -> RunSummary:
+    """As :func:`simulate` but always writes a file (default path: :func:`default_out`)."""
+    plan = _plan(n, seed, profile, players, kwargs.get("threads"), kwargs.get("chunk_size"),
+                 kwargs.get("dealer"), kwargs.get("record_play", False), kwargs.get("params"))
+    default = out is None
+    if default:
+        out = default_out(plan.profile.name, plan.seed, plan.n)
+    path = _check_out(out, kwargs.get("overwrite", False), default=default)
+    result = _run(plan, path, kwargs.get("progress"))
+    assert isinstance(result, RunSummary)
+    return result
+
+
+def _run(plan: _Plan, path: Path | None, progress: bool | None) -> pd.DataFrame | RunSummary:
+    key = seed_key(np.uint64(plan.seed))
+    meta = plan.metadata()
+    sch = schema(plan.record, meta)
+    summary = RunSummary(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
+                         plan.seed, None if path is None else str(path))
+    previous_threads = numba.get_num_threads()
+    numba.set_num_threads(plan.threads)
+    t0 = time.perf_counter()
+    try:
+        if path is None:
+            tables = []
+            with _progress(plan.n, progress) as bar:
+                for start in range(0, plan.n, plan.chunk):
+                    k = min(plan.chunk, plan.n - start)
+                    buf = _Buffers(k, plan.record)
+                    buf.run(plan, key, start, k)
+                    summary.add_chunk(buf.out[:, :k])
+                    tables.append(buf.table(plan, start, k, sch))
+                    bar.update(k)
+            df = tidy(pa.concat_tables(tables).to_pandas())
+            summary.seconds = time.perf_counter() - t0
+            df.attrs["simcoinche"] = meta
+            df.attrs["summary"] = summary
+            return df
+        _write(plan, key, path, sch, summary, progress)
+        summary.seconds = time.perf_counter() - t0
+        return summary
+    finally:
+        numba.set_num_threads(previous_threads)
+
+
+def _write(plan: _Plan, key: np.uint64, path: Path, sch: pa.Schema, summary: RunSummary,
+           progress: bool | None) -> None:
+    """Stream the run into ``path.partial`` (one row group per chunk), then rename it."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        writer = pq.ParquetWriter(partial, sch, compression=COMPRESSION,
+                                  compression_level=COMPRESSION_LEVEL)
+    except (OSError, pa.ArrowException) as exc:
+        _remove(partial)
+        raise InputError(f"cannot write {str(path)!r}: {str(exc).splitlines()[0]}") from None
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="simcoinche-writer")
+    pending: Future[None] | None = None
+    ok = False
+    try:
+        buffers = [_Buffers(plan.chunk, plan.record),
+                   _Buffers(plan.chunk, plan.record) if plan.n > plan.chunk else None]
+        with _progress(plan.n, progress) as bar:
+            for c, start in enumerate(range(0, plan.n, plan.chunk)):
+                k = min(plan.chunk, plan.n - start)
+                buf = buffers[c % 2]
+                # The kernel releases the GIL: it runs while the writer thread compresses
+                # and writes the previous chunk (held in the other buffer).
+                buf.run(plan, key, start, k)
+                summary.add_chunk(buf.out[:, :k])
+                table = buf.table(plan, start, k, sch)
+                if pending is not None:
+                    pending.result()
+                pending = pool.submit(writer.write_table, table, row_group_size=k)
+                bar.update(k)
+        if pending is not None:
+            pending.result()
+        writer.close()
+        os.replace(partial, path)
+        ok = True
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        if not ok:
+            try:
+                writer.close()
+            except Exception:
+                pass  # best effort before removing the file
+            _remove(partial)
+
+
+def _remove(p: Path) -> None:
+    try:
+        p.unlink()
+    except FileNotFoundError:
+        pass
