@@ -326,7 +326,7 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
 
 
 def _run(plan: _Plan, path: Path | None, progress: bool | None) -> pd.DataFrame | RunSummary:
-    key = seed_key(np.uint64(plan.seed))
+    key = np.uint64(seed_key(np.uint64(plan.seed)))
     meta = plan.metadata()
     sch = schema(plan.record, meta)
     summary = RunSummary(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
@@ -391,6 +391,9 @@ def _write(plan: _Plan, key: np.uint64, path: Path, sch: pa.Schema, summary: Run
         writer.close()
         os.replace(partial, path)
         ok = True
+    except (OSError, pa.ArrowException) as exc:
+        # A write failure (disk full, file removed) is reported in one line.
+        raise InputError(f"cannot write {str(path)!r}: {str(exc).splitlines()[0]}") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         if not ok:
@@ -404,5 +407,5 @@ def _write(plan: _Plan, key: np.uint64, path: Path, sch: pa.Schema, summary: Run
 def _remove(p: Path) -> None:
     try:
         p.unlink()
-    except FileNotFoundError:
+    except OSError:
         pass

@@ -1,0 +1,311 @@
+"""simcoinche simulate: determinism, invariants of every simulated donne, Parquet output,
+metadata, the CLI main job and its input errors."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+import simcoinche
+from simcoinche import reference as ref
+from simcoinche._kernels.announce import team_announcements
+from simcoinche._kernels.scoring import S_MARK0, S_MARK1, SCORE_LEN, score_donne
+from simcoinche.cli import main
+from simcoinche.errors import InputError
+from simcoinche.profiles import FEDERAL
+from simcoinche.results import COLUMN_NAMES, read_metadata, read_results, schema_markdown
+from simcoinche.simulate import RunSummary, simulate
+
+HANDS = ["hand_0", "hand_1", "hand_2", "hand_3"]
+
+
+def _frame(df: pd.DataFrame) -> pd.DataFrame:
+    return df.reset_index(drop=True)
+
+
+@pytest.mark.parametrize("players", ["random", "heuristic,random"])
+def test_same_seed_same_rows_with_1_and_2_threads_and_any_chunk_size(players):
+    base = simulate(3000, seed=42, players=players, threads=1, record_play=True,
+                    progress=False)
+    other = [
+        simulate(3000, seed=42, players=players, threads=2, record_play=True,
+                 progress=False),
+        simulate(3000, seed=42, players=players, threads=2, chunk_size=777,
+                 record_play=True, progress=False),
+        simulate(3000, seed=42, players=players, threads=1, chunk_size=1000,
+                 record_play=True, progress=False),
+    ]
+    for df in other:
+        pd.testing.assert_frame_equal(_frame(base), _frame(df))
+
+
+def test_donne_i_does_not_depend_on_n():
+    a = simulate(500, seed=3, players="heuristic", progress=False)
+    b = simulate(1200, seed=3, players="heuristic", progress=False)
+    pd.testing.assert_frame_equal(_frame(a), _frame(b.iloc[:500]))
+
+
+def test_different_seeds_give_different_deals():
+    a = simulate(50, seed=1, players="random", progress=False)
+    b = simulate(50, seed=2, players="random", progress=False)
+    assert (a["hand_0"] != b["hand_0"]).mean() > 0.9
+
+
+def test_parquet_file_equals_in_memory_rows_and_carries_metadata(tmp_path):
+    path = tmp_path / "run.parquet"
+    summary = simulate(2500, seed=9, players="heuristic,random", out=path, chunk_size=1000,
+                       record_play=True, progress=False)
+    assert isinstance(summary, RunSummary)
+    assert path.exists() and not (tmp_path / "run.parquet.partial").exists()
+    assert pq.ParquetFile(path).metadata.num_row_groups == 3
+    disk = read_results(path)
+    mem = simulate(2500, seed=9, players="heuristic,random", record_play=True,
+                   progress=False)
+    pd.testing.assert_frame_equal(_frame(disk), _frame(mem))
+    assert list(disk.columns) == list(COLUMN_NAMES)
+    md = read_metadata(path)
+    assert md["seed"] == 9 and md["n"] == 2500 and md["profile"] == "federal"
+    assert md["players"] == ["heuristic", "random"]
+    assert md["version"] == simcoinche.__version__
+    assert md["rules_version"] == simcoinche.RULES_VERSION
+    assert md["params"][0]["open_min"] == 80.0 and "p_open" in md["params"][1]
+    assert len(md["param_arrays"][0]) == 32
+
+
+def test_read_results_columns_and_trump_categorical(tmp_path):
+    path = tmp_path / "run.parquet"
+    simulate(300, seed=1, out=path, progress=False)
+    df = read_results(path, columns=["donne", "trump", "passed_out"])
+    assert list(df.columns) == ["donne", "trump", "passed_out"]
+    assert isinstance(df["trump"].dtype, pd.CategoricalDtype)
+    assert list(df["trump"].cat.categories) == ["S", "H", "D", "C", "SA", "TA"]
+    assert df.loc[df.passed_out, "trump"].isna().all()
+    assert df.loc[~df.passed_out, "trump"].notna().all()
+    with pytest.raises(InputError, match="unknown column 'nope'"):
+        read_results(path, columns=["nope"])
+    with pytest.raises(InputError, match="cannot read results"):
+        read_results(tmp_path / "missing.parquet")
+
+
+def test_schema_markdown_lists_every_column():
+    md = schema_markdown()
+    for name in COLUMN_NAMES:
+        assert f"`{name}`" in md
+
+
+def test_invariants_on_every_donne_of_a_50000_donne_run():
+    """Partition, 162/252 card points, 8 tricks, zeros when passed out, and marks equal to
+    the scoring kernel's on every donne; the reference engine's score_donne on a sample."""
+    n = 50000
+    df = simulate(n, seed=77, players=("heuristic", "random"), progress=False)
+    df2 = simulate(n // 2, seed=78, players="heuristic", progress=False)
+    df = pd.concat([df, df2], ignore_index=True)
+    h = df[HANDS].to_numpy(dtype=np.uint64)
+    assert ((h[:, 0] | h[:, 1] | h[:, 2] | h[:, 3]) == 0xFFFFFFFF).all()
+    for a in range(4):
+        for b in range(a + 1, 4):
+            assert ((h[:, a] & h[:, b]) == 0).all()
+    po = df["passed_out"].to_numpy()
+    played = df[~po]
+    cp = played["card_points_t0"].astype(int) + played["card_points_t1"]
+    capot = (played["tricks_t0"] == 8) | (played["tricks_t1"] == 8)
+    # "152 points in the cards, +10 for the last trick = 162"; "a team that wins all 8
+    # tricks has C = 252 (152 + 100 instead of 10) and the other 0".
+    assert (cp[~capot] == 162).all() and (cp[capot] == 252).all()
+    assert ((played["tricks_t0"] + played["tricks_t1"]) == 8).all()
+    passed = df[po]
+    zero_cols = ["tricks_t0", "tricks_t1", "card_points_t0", "card_points_t1", "marks_t0",
+                 "marks_t1", "bid_value", "coinche", "announce_t0", "announce_t1"]
+    assert (passed[zero_cols] == 0).all().all()
+    assert (passed["taker"] == -1).all() and not passed["made"].any()
+    assert passed["trump"].isna().all()
+    assert set(played["coinche"].unique()) <= {1, 2, 4}
+    assert (played["marks_t0"] % 10 == 0).all() and (played["marks_t1"] % 10 == 0).all()
+
+    prof = FEDERAL.packed
+    out = np.zeros(SCORE_LEN, dtype=np.int32)
+    ann = np.zeros(2, dtype=np.int32)
+    declare = np.ones(4, dtype=np.uint8)
+    rows = played.to_dict("records")
+    rng = np.random.default_rng(0)
+    sample = set(rng.choice(len(rows), size=3000, replace=False).tolist())
+    for k, r in enumerate(rows):
+        kind = FEDERAL_KINDS[r["trump"]]
+        hands = np.array([r[c] for c in HANDS], dtype=np.uint32)
+        team_announcements(hands, kind, declare, prof, ann)
+        cpts = np.array([r["card_points_t0"], r["card_points_t1"]], dtype=np.int32)
+        tw = np.array([r["tricks_t0"], r["tricks_t1"]], dtype=np.int32)
+        bel = np.array([r["belote_t0"], r["belote_t1"]], dtype=np.int32)
+        made = score_donne(r["taker"] & 1, r["bid_level"], kind, r["coinche"], cpts, tw, ann,
+                           bel, prof, out)
+        assert bool(made) == r["made"]
+        assert (out[S_MARK0], out[S_MARK1]) == (r["marks_t0"], r["marks_t1"])
+        if k in sample:
+            sc = ref.score_donne(r["taker"] & 1, r["bid_level"], kind, r["coinche"],
+                                 cpts.tolist(), tw.tolist(), ann.tolist(), bel.tolist())
+            assert sc.made == r["made"]
+            assert sc.marks == (r["marks_t0"], r["marks_t1"])
+            assert sc.announcements == (r["announce_t0"], r["announce_t1"])
+
+
+FEDERAL_KINDS = {"S": 0, "H": 1, "D": 2, "C": 3, "SA": 4, "TA": 5}
+
+
+def test_summary_statistics_match_the_rows():
+    df = simulate(4000, seed=4, players="heuristic", progress=False)
+    s = df.attrs["summary"]
+    assert s.n == 4000
+    assert s.passed_out == int(df["passed_out"].sum())
+    played = df[~df["passed_out"]]
+    for v, (c, rate) in s.success_rate().items():
+        sub = played[played["bid_value"] == v]
+        assert c == len(sub)
+        assert rate == pytest.approx(sub["made"].mean())
+    assert s.marks_team == [int(df["marks_t0"].sum()), int(df["marks_t1"].sum())]
+    assert "donnes/s" in s.text()
+
+
+# --- CLI ------------------------------------------------------------------------------
+
+
+def test_cli_main_job_writes_the_default_path_and_prints_a_summary(tmp_path, monkeypatch,
+                                                                  capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "-n", "3000"]) == 0
+    out = capsys.readouterr().out
+    path = tmp_path / "runs" / "simcoinche-federal-s0-n3000.parquet"
+    assert path.exists()
+    assert f"wrote {os.path.join('runs', path.name)}" in out
+    assert "donnes/s" in out and "passed out" in out and "made" in out
+    df = read_results(path)
+    assert len(df) == 3000 and "auction" not in df.columns
+    assert read_metadata(path)["players"] == ["heuristic", "heuristic"]
+
+
+def test_cli_options_record_play_threads_players(tmp_path, capsys):
+    path = tmp_path / "x.parquet"
+    assert main(["simulate", "-n", "1500", "--seed", "12", "--players", "random,heuristic",
+                 "--threads", "1", "--out", str(path), "--record-play",
+                 "--no-progress"]) == 0
+    df = read_results(path)
+    assert {"auction", "play"} <= set(df.columns)
+    same = simulate(1500, seed=12, players="random,heuristic", record_play=True,
+                    progress=False)
+    pd.testing.assert_frame_equal(_frame(df), _frame(same))
+    # An existing output is replaced only with --overwrite.
+    assert main(["simulate", "-n", "10", "--out", str(path), "--overwrite",
+                 "--no-progress"]) == 0
+    assert len(read_results(path)) == 10
+
+
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [
+        (["-n", "0"], "n must be a positive integer"),
+        (["-n", "-5"], "n must be a positive integer"),
+        (["-n", "10", "--profile", "nope"], "unknown profile 'nope'"),
+        (["-n", "10", "--players", "genius"], "unknown player 'genius'"),
+        (["-n", "10", "--players", "random,random,random"], "give one kind or two"),
+        (["-n", "10", "--threads", "0"], "threads must be a positive integer"),
+        (["-n", "10", "--dealer", "4"], "dealer must be a seat 0..3"),
+        (["-n", "10", "--out", "{tmp}/no/such/dir/x.parquet"], "does not exist"),
+        (["-n", "10", "--out", "{tmp}"], "is a directory"),
+        (["-n", "ten"], "invalid"),
+    ],
+)
+def test_cli_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypatch,
+                                                              capsys, args, culprit):
+    monkeypatch.chdir(tmp_path)
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    with pytest.raises(SystemExit) if args[1] == "ten" else _nullcontext() as exc:
+        status = main(["simulate", *args])
+    if args[1] == "ten":
+        status = exc.value.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("simcoinche: error:")
+    assert culprit in err
+    assert not list(tmp_path.rglob("*.parquet*"))
+
+
+def test_cli_existing_output_without_overwrite_is_refused(tmp_path, capsys):
+    path = tmp_path / "keep.parquet"
+    path.write_bytes(b"precious")
+    assert main(["simulate", "-n", "10", "--out", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "exists; use --overwrite" in err and err.count("\n") == 1
+    assert path.read_bytes() == b"precious"
+    assert not (tmp_path / "keep.parquet.partial").exists()
+
+
+def test_cli_unwritable_directory(tmp_path, capsys):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        if os.access(ro, os.W_OK):
+            # Running as root: permissions do not bind; use a path under a file instead.
+            target = tmp_path / "file"
+            target.write_text("x")
+            out = str(target / "x.parquet")
+        else:
+            out = str(ro / "x.parquet")
+        assert main(["simulate", "-n", "10", "--out", out]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("simcoinche: error: cannot write") and err.count("\n") == 1
+    finally:
+        ro.chmod(0o700)
+    assert not list(tmp_path.rglob("*.parquet*"))
+
+
+def test_interrupted_run_leaves_no_file(tmp_path, monkeypatch):
+    import simcoinche.simulate as S
+
+    calls = {"n": 0}
+    real = S.chunk_table
+
+    def boom(*a, **k):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(S, "chunk_table", boom)
+    path = tmp_path / "r.parquet"
+    with pytest.raises(KeyboardInterrupt):
+        simulate(3000, seed=1, out=path, chunk_size=1000, progress=False)
+    assert not path.exists()
+    assert not (tmp_path / "r.parquet.partial").exists()
+
+
+def test_api_errors_name_the_culprit(tmp_path):
+    with pytest.raises(InputError, match="seed must be an integer"):
+        simulate(10, seed=-1)
+    with pytest.raises(InputError, match="n must be a positive integer"):
+        simulate(1.5)
+    with pytest.raises(InputError, match="unknown parameter 'bogus'"):
+        simulate(10, params=({"bogus": 1}, None))
+    with pytest.raises(InputError, match="threads must be at most"):
+        simulate(10, threads=10_000)
+
+
+def test_metadata_is_json_under_the_simcoinche_key(tmp_path):
+    path = tmp_path / "m.parquet"
+    simulate(20, seed=5, players="random", out=path, progress=False)
+    raw = pq.read_schema(path).metadata[b"simcoinche"]
+    md = json.loads(raw)
+    assert md["generator"].startswith("splitmix64")
+    assert md["dealer"] == "rotating"
+
+
+class _nullcontext:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
