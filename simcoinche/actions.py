@@ -8,7 +8,9 @@ Codes (the same in kernels, Parquet ``--record-play`` columns and the reference 
   is the contract kind (0..3 suit S H D C, 4 SA, 5 TA). The largest code is below 256.
 
 Tokens (case-insensitive): ``pass``, ``coinche``, ``surcoinche``, ``80H``, ``120S``,
-``capotD`` (capot in diamonds).
+``capotD`` (capot in diamonds), ``90SA`` (sans-atout), ``120TA`` (tout-atout),
+``generaleH`` (also ``généraleH``: a générale in hearts, the seat being whoever bids
+it), and each profile's own values (stephanoise ``82S``, ``85SA``, ``95H``…).
 """
 
 from __future__ import annotations
@@ -78,12 +80,16 @@ def parse_action(token: str, profile: Profile) -> int:
     n = len(profile.bid_values)
     if low.startswith("capot"):
         return bid_code(n, _parse_kind(t[5:], token, profile))
-    if low.startswith("generale") and profile.generale_value:
+    if low.startswith(("generale", "générale")):
+        if not profile.generale_value:
+            raise InputError(f"unknown auction token {token!r}: no générale in profile "
+                             f"{profile.name}")
+        # The bidder himself must take all 8 tricks: the seat is whoever bids it.
         return bid_code(n + 1, _parse_kind(t[8:], token, profile))
     digits = len(t) - len(t.lstrip("0123456789"))
     if digits == 0:
         raise InputError(f"unknown auction token {token!r}: expected pass, coinche, "
-                         "surcoinche, a bid such as 80H or capotS")
+                         "surcoinche, a bid such as 80H, 90SA or capotS")
     value = int(t[:digits])
     if value not in profile.bid_values:
         raise InputError(f"unknown auction token {token!r}: {value} is not a bid value of "

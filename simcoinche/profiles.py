@@ -67,6 +67,20 @@ class Profile:
     carre_points: tuple[int, ...] = _FEDERAL_CARRES
     carre_points_sa: tuple[int, ...] = _FEDERAL_CARRES
     suite_points: tuple[int, ...] = _FEDERAL_SUITES
+    # Card points of takers who make a générale bid (classic "Générale bid: 500 and 500");
+    # 0: their card points as counted.
+    generale_card_points: int = 0
+    # Points the takers need at the lowest ladder value (classic "At 80 the takers need
+    # 82"); 0: the bid value.
+    first_bid_needs: int = 0
+    # classic "when both teams have exactly 81 ... it is a litige"; 0: no litige.
+    litige_points: int = 0
+    # 0 federal comparison; 1 stephanoise "equal best announcements: the one in trumps
+    # wins, equal plain ones cancel".
+    announcement_compare: int = 0
+    # "comparez après la première carte du deuxième pli" (5th card); stephanoise SA: 9th.
+    show_after_card: int = 5
+    show_after_card_sa: int = 5
 
     @property
     def contract_kinds(self) -> tuple[int, ...]:
@@ -137,6 +151,12 @@ class Profile:
         a[L.P_CARRE_POINTS : L.P_CARRE_POINTS + 8] = self.carre_points
         a[L.P_CARRE_POINTS_SA : L.P_CARRE_POINTS_SA + 8] = self.carre_points_sa
         a[L.P_SUITE_POINTS : L.P_SUITE_POINTS + 9] = self.suite_points
+        a[L.P_GENERALE_CARD_POINTS] = self.generale_card_points
+        a[L.P_FIRST_BID_NEEDS] = self.first_bid_needs
+        a[L.P_LITIGE_POINTS] = self.litige_points
+        a[L.P_ANN_COMPARE] = self.announcement_compare
+        a[L.P_SHOW_AFTER_CARD] = self.show_after_card
+        a[L.P_SHOW_AFTER_CARD_SA] = self.show_after_card_sa
         a.setflags(write=False)
         return a
 
@@ -148,12 +168,118 @@ FEDERAL = Profile(
     source="000_d13e581518e8f779.txt",
 )
 
-PROFILES: dict[str, Profile] = {p.name: p for p in (FEDERAL,)}
-DEFAULT_PROFILE = "federal"
+#                   7  8  9   T   J   Q  K   A
+_CLASSIC_TA_POINTS = (0, 0, 9, 4, 14, 2, 3, 6)     # "TA: ... J 14, 9 9, A 6, T 4, K 3, Q 2"
+_CLASSIC_SA_POINTS = (0, 0, 0, 10, 2, 3, 4, 19)    # "SA: ... A 19, T 10, K 4, Q 3, J 2"
+_NO_CARRES = (0,) * 8
+_NO_SUITES = (0,) * 9
+# stephanoise "SA: A 200, T 150, K Q J 100, 9 nothing"
+_STEPHANOISE_CARRES_SA = (0, 0, 0, 150, 100, 100, 100, 200)
+# stephanoise "82, 85, 90, 95, …, 160 (steps of 5 after 85)"
+_STEPHANOISE_BIDS = (82, 85, *range(90, 161, 5))
 
-# Profiles RULES.md names whose engine support is still to come (issue "The other three
-# rule systems"); asking for one is a clear error rather than silently wrong rules.
-_PLANNED = ("classic", "stephanoise", "strict")
+CLASSIC = Profile(
+    name="classic",
+    description="club sheet: tout-atout / sans-atout with their own point tables, "
+    "générale, no carrés/suites, coinche ends the auction",
+    source="002_91996f98297f82f5.txt",
+    # "Deal rounds 3-2-3 (3-3-2, 2-3-3 and 4-4 as options). No cut constraint beyond ≥1."
+    cut_min=1,
+    # "Bids 80, 90, …, 180, capot, générale (one player takes all 8 tricks; beats capot)."
+    bid_values=tuple(range(80, 181, 10)),
+    generale_value=500,
+    generale_card_points=500,
+    allow_sa=True,
+    allow_ta=True,
+    # "A coinche ends it at once (no surcoinche)."
+    coinche_ends_auction=True,
+    allow_surcoinche=False,
+    # "a player holding trumps must still play a trump (undertrump)"
+    must_undertrump=True,
+    # "Capot not bid: the capot team's points are 250."
+    capot_card_points=250,
+    # "No carrés or suites."
+    announcements=0,
+    carre_points=_NO_CARRES,
+    carre_points_sa=_NO_CARRES,
+    suite_points=_NO_SUITES,
+    success_rule=L.SUCCESS_REACH_BID,
+    first_bid_needs=82,
+    litige_points=81,
+    scoring_rule=L.SCORING_CLASSIC,
+    # "No rounding."
+    rounding=False,
+    # "a player with ≤ 10 points (plain values) and no jack may annul the deal"
+    annul_max_points=10,
+    sa_points=_CLASSIC_SA_POINTS,
+    ta_points=_CLASSIC_TA_POINTS,
+)
+
+STEPHANOISE = Profile(
+    name="stephanoise",
+    description="bidding on 6 cards, ladder 82, 85, 90, 95…, sans-atout counts the "
+    "contract double, décoinche",
+    source="003_ad1cb6ed20e995de.txt",
+    # "Deal 3 then 3 to each player; the auction is held on those 6 cards; afterwards
+    # each player gets 2 more (the last 8 cards, dealt in the same order)."
+    deal_rounds=(3, 3, 2),
+    auction_cards=6,
+    # "Cut ≥ 2 cards each side."
+    cut_min=2,
+    bid_values=_STEPHANOISE_BIDS,
+    allow_sa=True,
+    allow_decoinche=True,
+    # "void → must trump unless the partner wins the trick, overtrumping an opponent's
+    # trump if able, else any trump"
+    must_undertrump=True,
+    # "Capot: 250 replaces the 162; no further bonus"
+    capot_card_points=250,
+    # "a card may serve in several announcements"
+    announcements=2,
+    carre_points_sa=_STEPHANOISE_CARRES_SA,
+    announcement_compare=L.ANN_COMPARE_VALUE,
+    # A capot team keeps its announcements (the partie rule "crosses 2000 only thanks to
+    # its announcements while being capot" needs them; no transfer is listed).
+    capot_transfers_announcements=False,
+    success_rule=L.SUCCESS_REACH_BID,
+    scoring_rule=L.SCORING_STEPHANOISE,
+    # "defence 162 + bid × s + ..."
+    failed_base=162,
+    # "s = 2 for SA, else 1"
+    sa_multiplier=2,
+    partie_rule=L.PARTIE_STEPHANOISE,
+    # "À sans atout, elles se montrent après la neuvième carte"
+    show_after_card_sa=9,
+)
+
+STRICT = Profile(
+    name="strict",
+    description="must trump even over a winning partner, SA/TA with the text's literal "
+    "values, générale 400",
+    source="004_06f28ed6fc4d12b8.txt",
+    # "Bids 80, 90, …, 160, capot (250), générale (400, one player wins all tricks)."
+    generale_value=400,
+    # "SA: plain order and plain points in every suit"; "TA: trump order and trump
+    # points in every suit" (the defaults).
+    allow_sa=True,
+    allow_ta=True,
+    # "void → must trump even when the partner wins the trick, overtrumping any trump
+    # already in the trick if able, else any trump"
+    must_trump_over_partner=True,
+    must_undertrump=True,
+    # "Capot not bid: the capot team's cards count 250."
+    capot_card_points=250,
+    announcements=0,
+    carre_points=_NO_CARRES,
+    carre_points_sa=_NO_CARRES,
+    suite_points=_NO_SUITES,
+    success_rule=L.SUCCESS_REACH_BID,
+    scoring_rule=L.SCORING_STRICT,
+    rounding=False,
+)
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (FEDERAL, CLASSIC, STEPHANOISE, STRICT)}
+DEFAULT_PROFILE = "federal"
 
 
 def get_profile(name: str | Profile | None) -> Profile:
@@ -169,7 +295,4 @@ def get_profile(name: str | Profile | None) -> Profile:
     key = DEFAULT_PROFILE if name is None else str(name).strip().lower()
     if key in PROFILES:
         return PROFILES[key]
-    if key in _PLANNED:
-        raise InputError(f"profile {name!r} is not supported yet; available: "
-                         + ", ".join(PROFILES))
     raise InputError(f"unknown profile {name!r}; available: " + ", ".join(PROFILES))

@@ -21,6 +21,7 @@ from itertools import combinations
 
 from simcoinche import actions as act
 from simcoinche.cards import (
+    JACK,
     KING,
     QUEEN,
     RANKS,
@@ -46,6 +47,48 @@ PLAIN_STRENGTH = {RANKS.index(r): 7 - i for i, r in enumerate(PLAIN_ORDER)}
 def _team(seat: int) -> int:
     """Team of a seat: seats {0, 2} are team 0, seats {1, 3} team 1."""
     return seat & 1
+
+
+# ---------------------------------------------------------------------------------------
+# The deal: rounds, the cards held at the auction, hand annulment
+# ---------------------------------------------------------------------------------------
+
+
+def deal(
+    deck: Sequence[int], cut: int, dealer: int, profile: ProfileLike = None
+) -> tuple[list[set[int]], list[set[int]]]:
+    """Deal a shuffled ``deck`` after cutting at ``cut``; return (hands, auction hands).
+
+    RULES.md "Deal 8 cards each in rounds of 3, 2, 3, starting with seat D+1" (rounds
+    from the profile); the top card after the cut is ``deck[cut]``. stephanoise: "Deal 3
+    then 3 to each player; the auction is held on those 6 cards; afterwards each player
+    gets 2 more": the auction hand of a seat is the first ``auction_cards`` it receives.
+    """
+    prof = get_profile(profile)
+    cut_deck = list(deck[cut:]) + list(deck[:cut])
+    hands: list[list[int]] = [[], [], [], []]
+    for n in prof.deal_rounds:
+        for k in range(4):
+            seat = (dealer + 1 + k) & 3
+            for _ in range(n):
+                hands[seat].append(cut_deck.pop(0))
+    return ([set(h) for h in hands], [set(h[: prof.auction_cards]) for h in hands])
+
+
+def annulment_allowed(hand: Iterable[int], profile: ProfileLike = None) -> bool:
+    """Whether the holder of ``hand`` may annul the deal before the auction.
+
+    classic: "a player with ≤ 10 points (plain values) and no jack may annul the deal
+    before the auction (profile option, on by default)". Profiles without it: never.
+    """
+    prof = get_profile(profile)
+    hand = set(hand)
+    if prof.annul_max_points < 0:
+        return False
+    if any(rank_of(c) == JACK for c in hand):
+        # "... and no jack"
+        return False
+    return sum(prof.plain_points[rank_of(c)] for c in hand) <= prof.annul_max_points
 
 
 # ---------------------------------------------------------------------------------------
@@ -276,6 +319,35 @@ def announcement_key(ann: Announcement, trump: int) -> int:
     return ann.points * 16 * 2 + ann.rank * 2 + trump_suite
 
 
+def comparison_key(ann: Announcement, trump: int, profile: ProfileLike = None) -> int:
+    """Key of an announcement in the comparison between teams, per profile.
+
+    ``federal`` (and the profiles without a comparison rule of their own):
+    :func:`announcement_key`. ``stephanoise`` ("equal best announcements: the one in
+    trumps wins, equal plain ones cancel"): equal *values* are equal announcements —
+    a carré ``1_000_000 + points * 16`` whatever its rank (a carré is not "in trumps",
+    so equal carrés cancel), a plain suite ``points * 32``, a suite in trumps
+    ``points * 32 + 16 + top rank`` (beats a plain one of the same value; of two trump
+    suites of the same value the higher wins). Equal keys cancel.
+    """
+    prof = get_profile(profile)
+    if prof.announcement_compare == 0:
+        return announcement_key(ann, trump)
+    if ann.kind == "carre":
+        # carrés beat any suite; "Si deux annonces sont de valeur égale ..." — no height
+        return 1_000_000 + ann.points * 16
+    if ann.suit == trump or trump == TOUT_ATOUT:
+        # "c'est celle du camp qui possède l'atout qui compte"
+        return ann.points * 32 + 16 + ann.rank
+    # "Les annonces de même valeur (hors atout) s'annulent."
+    return ann.points * 32
+
+
+def _display_order(ann: Announcement, trump: int, profile: Profile) -> tuple[int, int]:
+    """Sort key of declared rows, best first: comparison key, then the federal key."""
+    return (comparison_key(ann, trump, profile), announcement_key(ann, trump))
+
+
 def available_carres(hand: set[int], trump: int, profile: Profile) -> list[int]:
     """Ranks of which ``hand`` holds all four cards and whose carré is worth something.
 
@@ -323,9 +395,8 @@ def declaration(
     """
     prof = get_profile(profile)
     if prof.announcements == 0:
+        # classic, strict: "No carrés or suites."
         return []
-    if prof.announcements != 1:
-        raise NotImplementedError(f"announcement mode {prof.announcements} (profile {prof.name})")
     hand = set(hand)
     values = prof.carre_points_sa if trump == SANS_ATOUT else prof.carre_points
     carres = available_carres(hand, trump, prof)
@@ -333,15 +404,21 @@ def declaration(
     for n_kept in range(len(carres) + 1):
         for kept in combinations(carres, n_kept):
             rows = [Announcement(seat, "carre", r, None, 4, values[r]) for r in kept]
-            rest = {c for c in hand if rank_of(c) not in kept}
+            if prof.announcements == 2:
+                # stephanoise: "a card may serve in several announcements (a carré and a
+                # suite may share cards)"
+                rest = hand
+            else:
+                # "A card serves in at most one ordinary announcement."
+                rest = {c for c in hand if rank_of(c) not in kept}
             rows += suites_of(rest, seat, prof)
             total = sum(a.points for a in rows)
-            top = max((announcement_key(a, trump) for a in rows), default=0)
+            top = max((comparison_key(a, trump, prof) for a in rows), default=0)
             rank = (total, top, n_kept)
             if best is None or rank > best[0]:
                 best = (rank, rows)
     assert best is not None
-    return sorted(best[1], key=lambda a: announcement_key(a, trump), reverse=True)
+    return sorted(best[1], key=lambda a: _display_order(a, trump, prof), reverse=True)
 
 
 @dataclass
@@ -370,16 +447,20 @@ def team_announcements(
     announcements, the other team none. A team with no announcement loses the comparison
     to one with any." A seat whose ``declare`` is false declares nothing.
     """
+    prof = get_profile(profile)
     declared: list[list[Announcement]] = [[], []]
     for seat in range(4):
         if declare[seat]:
-            declared[_team(seat)] += declaration(hands[seat], trump, profile, seat)
-    keys = [max((announcement_key(a, trump) for a in d), default=0) for d in declared]
+            declared[_team(seat)] += declaration(hands[seat], trump, prof, seat)
+    keys = [max((comparison_key(a, trump, prof) for a in d), default=0) for d in declared]
     if keys[0] == keys[1]:
         # nobody announced, or complete tie: both teams' ordinary announcements cancel
+        # (stephanoise: "equal plain ones cancel")
         return TeamAnnouncements(-1, ([], []), (0, 0))
     winner = 0 if keys[0] > keys[1] else 1
-    rows = sorted(declared[winner], key=lambda a: (-announcement_key(a, trump), a.seat))
+    rows = sorted(declared[winner],
+                  key=lambda a: (-comparison_key(a, trump, prof), -announcement_key(a, trump),
+                                 a.seat))
     anns: tuple[list[Announcement], list[Announcement]] = ([], [])
     anns[winner].extend(rows)
     points = [0, 0]
@@ -465,6 +546,11 @@ class Auction:
     def capot(self) -> bool:
         """True when the current highest bid is a capot."""
         return self.level == len(self.profile.bid_values)
+
+    @property
+    def generale(self) -> bool:
+        """True when the current highest bid is a générale (the bidder takes all 8 tricks)."""
+        return self.profile.generale_value > 0 and self.level == len(self.profile.bid_values) + 1
 
     def current_token(self) -> str:
         """Token of the current highest bid (``"110H"``), or ``"nothing"``."""
@@ -588,7 +674,8 @@ class DonneScore:
 
     ``announcements``: valid ordinary announcement points after the capot transfer;
     ``totals``: T per team (cards + announcements + belote) before rounding;
-    ``raw_marks``: the marks before rounding; ``marks``: after rounding.
+    ``raw_marks``: the marks before rounding; ``marks``: after rounding;
+    ``litige``: classic 81–81 at 80, nobody scores.
     """
 
     made: bool
@@ -596,27 +683,61 @@ class DonneScore:
     announcements: tuple[int, int]
     totals: tuple[int, int]
     raw_marks: tuple[int, int]
+    litige: bool = False
+
+
+def is_made(
+    prof: Profile, level: int, totals: Sequence[int], t: int, takers_all: bool,
+    taker_alone: bool,
+) -> bool:
+    """The profile's success test (before any rounding) for takers team ``t``.
+
+    ``takers_all``: the takers won all 8 tricks; ``taker_alone``: the bidder himself did.
+    """
+    d = 1 - t
+    bid = prof.level_value(level)
+    n = len(prof.bid_values)
+    if prof.success_rule == 0:
+        # "Made iff T_t ≥ bid and T_t > T_d, before any rounding ... A tie fails."
+        made = totals[t] >= bid and totals[t] > totals[d]
+    else:
+        # classic, stephanoise, strict: "Made iff [the takers' points] ≥ bid";
+        # classic: "At 80 the takers need 82".
+        need = prof.first_bid_needs if level == 0 and prof.first_bid_needs else bid
+        made = totals[t] >= need
+    if level >= n and not takers_all:
+        # "a capot bid also requires all 8 tricks"
+        made = False
+    if level == n + 1 and not taker_alone:
+        # générale: "one player takes all 8 tricks" — the bidder
+        made = False
+    return made
 
 
 def score_donne(
     taker_team: int, level: int, kind: int, coinche: int,
     card_points: Sequence[int], tricks_won: Sequence[int],
     ann_points: Sequence[int], belote_points: Sequence[int],
-    profile: ProfileLike = None,
+    profile: ProfileLike = None, taker_tricks: int | None = None,
 ) -> DonneScore:
-    """Score one donne (RULES.md "Scoring of a donne", federal).
+    """Score one donne (RULES.md "Scoring of a donne" and each profile's differences).
 
-    ``card_points`` include the last-trick 10 (252/0 on a capot); ``ann_points`` are after
-    the comparison, before the capot transfer; ``coinche`` is 1, 2 or 4.
+    ``card_points`` include the last-trick 10 (``capot_card_points``/0 on a capot);
+    ``ann_points`` are after the comparison, before the capot transfer; ``coinche`` is
+    1, 2 or 4; ``taker_tricks`` the tricks won by the bidder himself (only a générale
+    needs it; None: the team's count).
     """
     prof = get_profile(profile)
-    if prof.scoring_rule != 0 or prof.success_rule != 0:
-        raise NotImplementedError(f"scoring rules of profile {prof.name}")
     t, d = taker_team, 1 - taker_team
     bid = prof.level_value(level)
-    capot_bid = level == len(prof.bid_values)
+    n = len(prof.bid_values)
     takers_all = tricks_won[t] == 8
+    own = tricks_won[t] if taker_tricks is None else taker_tricks
+    generale_won = level == n + 1 and own == 8
     C = [card_points[0], card_points[1]]
+    if generale_won and prof.generale_card_points:
+        # classic: "Générale bid: 500 and 500" — the points made count 500
+        C[t] = prof.generale_card_points
     A = [ann_points[0], ann_points[1]]
     B = [belote_points[0], belote_points[1]]
     if takers_all and prof.capot_transfers_announcements:
@@ -624,30 +745,66 @@ def score_donne(
         A[t] += A[d]
         A[d] = 0
     T = [C[i] + A[i] + B[i] for i in range(2)]
-    # "Made iff T_t ≥ bid and T_t > T_d, before any rounding; a capot bid also requires all
-    # 8 tricks. A tie fails."
-    made = T[t] >= bid and T[t] > T[d] and (takers_all or not capot_bid)
-    mark = [0, 0]
+    made = is_made(prof, level, T, t, takers_all, generale_won)
+    # classic: "when both teams have exactly 81 (cards + last trick + belote) it is a
+    # litige: nobody scores this donne" (at 80, the lowest bid)
+    litige = bool(prof.litige_points) and level == 0 and T[t] == T[d] == prof.litige_points
+    if litige:
+        made = False
     m = coinche
-    if m == 1 and made:
+    # stephanoise: "s = 2 for SA, else 1"
+    bid_s = bid * (prof.sa_multiplier if kind == SANS_ATOUT else 1)
+    mark = [0, 0]
+    if litige:
+        pass
+    elif prof.scoring_rule == 1:
+        # classic; "Coinche: every mark of the donne × 2."
+        if made:
+            # "Made: takers points + bid + belote; defence points + belote."
+            mark[t], mark[d] = m * (T[t] + bid_s), m * T[d]
+        else:
+            # "Failed: takers belote; defence 160 + bid + belote."
+            mark[t], mark[d] = m * B[t], m * (prof.failed_base + bid_s + B[d])
+    elif prof.scoring_rule == 3:
+        # strict; "Coinche × 2, surcoinche × 4 on both marks."
+        if made:
+            # "Made: takers points + bid; defence its points."
+            mark[t], mark[d] = m * (T[t] + bid_s), m * T[d]
+        else:
+            # "Failed: takers 0; defence 160 + bid."
+            mark[t], mark[d] = 0, m * (prof.failed_base + bid_s)
+    elif prof.scoring_rule == 2:
+        # stephanoise; "Coinche × 2, surcoinche × 4, on the mark of whichever team was
+        # right (the other marks 0), cumulative with the SA factor."
+        if made:
+            # "Made: takers bid × s + T_t; defence its cards + its valid announcements +
+            # its belote."
+            mark[t], mark[d] = m * (bid_s + T[t]), (T[d] if m == 1 else 0)
+        else:
+            # "Failed: takers 0; defence 162 + bid × s + A_t + A_d + B_t + B_d";
+            # "Capot: 250 replaces the 162".
+            base = prof.capot_card_points if tricks_won[d] == 8 else prof.failed_base
+            mark[t], mark[d] = 0, m * (base + bid_s + A[t] + A[d] + B[t] + B[d])
+    elif m == 1 and made:
         # "Not coinched, made: takers T_t + bid; defence T_d."
-        mark[t], mark[d] = T[t] + bid, T[d]
+        mark[t], mark[d] = T[t] + bid_s, T[d]
     elif m == 1:
         # "Not coinched, failed: takers B_t; defence 160 + A_t + A_d + B_d + bid."
-        mark[t], mark[d] = B[t], prof.failed_base + A[t] + A[d] + B[d] + bid
+        mark[t], mark[d] = B[t], prof.failed_base + A[t] + A[d] + B[d] + bid_s
     elif made:
         # "Coinched (m = 2) or surcoinched (m = 4), made: takers m × (K + A_t + A_d + B_t +
         # bid) with K = 250 if the takers won all 8 tricks else 160; defence B_d."
         k = prof.capot_value if takers_all else prof.failed_base
-        mark[t], mark[d] = m * (k + A[t] + A[d] + B[t] + bid), B[d]
+        mark[t], mark[d] = m * (k + A[t] + A[d] + B[t] + bid_s), B[d]
     else:
         # "Coinched or surcoinched, failed: takers B_t (not multiplied); defence
         # m × (160 + A_t + A_d + B_d + bid)."
-        mark[t], mark[d] = B[t], m * (prof.failed_base + A[t] + A[d] + B[d] + bid)
+        mark[t], mark[d] = B[t], m * (prof.failed_base + A[t] + A[d] + B[d] + bid_s)
     raw = (mark[0], mark[1])
     if prof.rounding:
+        # federal, stephanoise: "round ... to the nearest ten, halves up"
         mark = [round_mark(x) for x in mark]
-    return DonneScore(made, (mark[0], mark[1]), (A[0], A[1]), (T[0], T[1]), raw)
+    return DonneScore(made, (mark[0], mark[1]), (A[0], A[1]), (T[0], T[1]), raw, litige)
 
 
 # ---------------------------------------------------------------------------------------
@@ -671,6 +828,9 @@ def partie_step(
     team scores only its belote, and so does a team winning no trick (its announcements go
     to the capot takers), so "crossed while failing as takers or winning no trick" is the
     belote-only crossing. ``taker_team`` is -1 for a passed-out donne.
+
+    stephanoise (``partie_rule`` 1): a team crossing the target in a donne in which it
+    wins no trick waits one more donne, after which it is eligible if still at or over it.
     """
     prof = get_profile(profile)
     target = prof.target
@@ -679,6 +839,17 @@ def partie_step(
     eligible = [False, False]
     for t in range(2):
         crossed = totals[t] < target <= new_totals[t]
+        if prof.partie_rule == 1:
+            if new_pending[t]:
+                # stephanoise: the extra donne has been played
+                new_pending[t] = False
+            elif crossed and tricks_won[t] == 0:
+                # "a team that crosses 2000 only thanks to its announcements while being
+                # capot does not win yet: play another donne" (no trick: its mark is
+                # announcements and belote only)
+                new_pending[t] = True
+            eligible[t] = new_totals[t] >= target and not new_pending[t]
+            continue
         belote_only = (t == taker_team and not made) or tricks_won[t] == 0
         if crossed and belote_only:
             # crossed on its belote alone: must win a trick in a later donne
@@ -879,9 +1050,11 @@ def _finish(
     out.card_points = count_card_points(out.tricks, trump, prof)
     out.announcements = team_announcements(dealt, trump, declare, prof)
     out.belote = belote(dealt, trump, prof)
+    # générale: "one player takes all 8 tricks" — count the bidder's own tricks
+    taker_tricks = sum(1 for trick in out.tricks if trick.winner == auc.bidder)
     out.score = score_donne(
         taker_team, auc.level, auc.kind, auc.coinche, out.card_points, out.tricks_won,
-        out.announcements.points, out.belote, prof,
+        out.announcements.points, out.belote, prof, taker_tricks,
     )
     kept = (list(out.announcements.announcements[0]), list(out.announcements.announcements[1]))
     if won[taker_team] == 8 and prof.capot_transfers_announcements:

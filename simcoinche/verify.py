@@ -1,11 +1,17 @@
 """Check and score one recorded donne (the engine behind ``simcoinche score``).
 
 Input: a JSON object ``{"profile", "dealer", "hands", "auction", "play", "declare"}``
-(``profile`` and ``declare`` optional). The donne is replayed with the reference engine
+(``profile`` — any name ``simcoinche profiles`` lists — and ``declare`` optional). The
+donne is replayed with the reference engine
 (:func:`simcoinche.reference.replay_donne`); the output object says whether every action
 was legal, names the first illegal one, and gives the result of a complete donne.
 Malformed input raises :class:`~simcoinche.errors.InputError` (one line naming the
 culprit); an illegal action is not an input error: it is reported in the output.
+
+Profile-specific output: with a générale in the profile (classic, strict) the
+``contract`` object also has ``"generale"`` (bool); with a litige (classic) the output
+ends with ``"litige"`` (bool for a complete donne, else null). ``hands`` are always the
+full 8-card hands (stephanoise: the 6 held at the auction plus the 2 dealt after it).
 """
 
 from __future__ import annotations
@@ -179,6 +185,9 @@ def verify_record(record: dict) -> tuple[dict, int]:
         contract = {"taker": auc.bidder, "value": auc.value,
                     "suit": CONTRACT_KIND_NAMES[auc.kind], "capot": auc.capot,
                     "coinche": auc.coinche}
+        if profile.generale_value:
+            # Profiles with a générale (classic, strict) say whether the contract is one.
+            contract["generale"] = auc.generale
 
     out: dict[str, Any] = {
         "legal": error is None,
@@ -198,6 +207,9 @@ def verify_record(record: dict) -> tuple[dict, int]:
         "legal_next": None if rep.legal_next is None
         else [format_card(c) for c in rep.legal_next],
     }
+    if profile.litige_points:
+        # classic: "when both teams have exactly 81 ... it is a litige: nobody scores".
+        out["litige"] = None
     if auc.status == PASSED_OUT:
         out["score"] = [0, 0]
     if rep.complete:
@@ -209,6 +221,8 @@ def verify_record(record: dict) -> tuple[dict, int]:
         out["belote"] = list(rep.belote)
         out["made"] = rep.score.made
         out["score"] = list(rep.score.marks)
+        if "litige" in out:
+            out["litige"] = rep.score.litige
     return out, (0 if error is None else 1)
 
 

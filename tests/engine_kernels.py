@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simcoinche._kernels import announce, auction, play, scoring
+from simcoinche._kernels import announce, annul, auction, play, scoring
 from simcoinche.cards import from_mask, to_mask
 from simcoinche.profiles import Profile, get_profile
 
@@ -112,18 +112,34 @@ class KernelEngine:
     def score(self, taker_team: int, level: int, kind: int, coinche: int,
               card_points: tuple[int, int], tricks_won: tuple[int, int],
               ann_points: tuple[int, int], belote: tuple[int, int],
-              profile: str | Profile | None = None
+              profile: str | Profile | None = None, taker_tricks: int | None = None,
               ) -> tuple[bool, tuple[int, int], tuple[int, int]]:
         """``(made, marks, announcements after the capot transfer)`` of one donne."""
+        r = self.score_full(taker_team, level, kind, coinche, card_points, tricks_won,
+                            ann_points, belote, profile, taker_tricks)
+        return r["made"], r["marks"], r["announcements"]
+
+    def score_full(self, taker_team: int, level: int, kind: int, coinche: int,
+                   card_points: tuple[int, int], tricks_won: tuple[int, int],
+                   ann_points: tuple[int, int], belote: tuple[int, int],
+                   profile: str | Profile | None = None, taker_tricks: int | None = None,
+                   ) -> dict:
+        """Every output of the scoring: made, marks, announcements, totals, litige."""
         out = np.zeros(scoring.SCORE_LEN, dtype=np.int32)
-        made = scoring.score_donne(taker_team, level, kind, coinche,
-                                   np.array(card_points, dtype=np.int32),
-                                   np.array(tricks_won, dtype=np.int32),
-                                   np.array(ann_points, dtype=np.int32),
-                                   np.array(belote, dtype=np.int32),
-                                   self._prof(profile), out)
-        return (bool(made), (int(out[scoring.S_MARK0]), int(out[scoring.S_MARK1])),
-                (int(out[scoring.S_ANN0]), int(out[scoring.S_ANN1])))
+        args = (taker_team, level, kind, coinche,
+                np.array(card_points, dtype=np.int32), np.array(tricks_won, dtype=np.int32),
+                np.array(ann_points, dtype=np.int32), np.array(belote, dtype=np.int32),
+                self._prof(profile), out)
+        if taker_tricks is None:
+            # the call the federal simulation makes (trailing argument omitted)
+            made = scoring.score_donne(*args)
+        else:
+            made = scoring.score_donne(*args, taker_tricks)
+        return {"made": bool(made),
+                "marks": (int(out[scoring.S_MARK0]), int(out[scoring.S_MARK1])),
+                "announcements": (int(out[scoring.S_ANN0]), int(out[scoring.S_ANN1])),
+                "totals": (int(out[scoring.S_TOTAL0]), int(out[scoring.S_TOTAL1])),
+                "litige": bool(out[scoring.S_LITIGE])}
 
     def partie_step(self, totals: Sequence[int], pending: Sequence[bool],
                     marks: Sequence[int], tricks_won: Sequence[int], taker_team: int,
@@ -136,3 +152,16 @@ class KernelEngine:
                                      np.array(tricks_won, dtype=np.int32), taker_team,
                                      bool(made), self._prof(profile))
         return (int(winner), (int(tot[0]), int(tot[1])), (bool(pend[0]), bool(pend[1])))
+
+    def annulment_allowed(self, hand: list[int], profile: str | Profile | None = None
+                          ) -> bool:
+        """Whether the holder of ``hand`` may annul the deal (classic)."""
+        return bool(annul.annulment_allowed(np.uint32(to_mask(hand)), self._prof(profile)))
+
+    def auction_hands(self, deck: list[int], cut: int, dealer: int,
+                      profile: str | Profile | None = None) -> list[set[int]]:
+        """The cards each seat holds during the auction."""
+        out = np.zeros(4, dtype=np.uint32)
+        annul.auction_hands(np.array(deck, dtype=np.int8), cut, dealer, self._prof(profile),
+                            out)
+        return [set(from_mask(int(m))) for m in out]

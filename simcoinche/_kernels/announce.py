@@ -83,6 +83,44 @@ def announcement_key(kind, rank, suit, length, points, trump):
 
 
 @njit(cache=True)
+def comparison_key(kind, rank, suit, length, points, trump, prof):
+    """Comparison key of one announcement under the profile's comparison rule.
+
+    ``P_ANN_COMPARE`` 0 (federal): :func:`announcement_key`. 1 (stephanoise: "equal best
+    announcements: the one in trumps wins, equal plain ones cancel"): announcements of
+    equal value are equal whatever their height — carré ``1_000_000 + points * 16`` (a
+    carré is never "in trumps", so equal carrés cancel); suite ``points * 32`` when plain,
+    ``points * 32 + 16 + rank`` in trumps (two trump suites of equal value: the higher
+    top card wins). Higher is better; 0 for "no announcement"; equal keys cancel.
+
+    Returns
+    -------
+    int64
+    """
+    if prof[L.P_ANN_COMPARE] == 0:
+        # federal: category, top card, then a trump suite.
+        return announcement_key(kind, rank, suit, length, points, trump)
+    if points <= 0:
+        # Nothing declared.
+        return np.int64(0)
+    if kind == 0:
+        # "Les carrés priment sur les autres annonces": above any suite; equal values tie.
+        return np.int64(CARRE_KEY_BASE) + np.int64(points) * 16
+    if suit == trump or trump == 5:
+        # "c'est celle du camp qui possède l'atout qui compte".
+        return np.int64(points) * 32 + 16 + np.int64(rank)
+    # "Les annonces de même valeur (hors atout) s'annulent".
+    return np.int64(points) * 32
+
+
+@njit(cache=True, inline="always")
+def _row_order(kind, rank, suit, length, points, trump, prof):
+    """Display order of a declaration row: comparison key, then the federal key."""
+    return (comparison_key(kind, rank, suit, length, points, trump, prof) * (1 << 21)
+            + announcement_key(kind, rank, suit, length, points, trump))
+
+
+@njit(cache=True)
 def _choose(h, trump, prof):
     """Best declaration of hand ``h`` (``int64`` mask) without writing rows.
 
@@ -117,7 +155,7 @@ def _choose(h, trump, prof):
                 pts = np.int64(prof[coff + r])
                 total += pts
                 nc += 1
-                k = announcement_key(0, r, -1, 4, pts, trump)
+                k = comparison_key(0, r, -1, 4, pts, trump, prof)
                 if k > key:
                     key = k
                 if mode == 1:
@@ -131,7 +169,7 @@ def _choose(h, trump, prof):
                 pts = np.int64(prof[L.P_SUITE_POINTS + min(ln, 8)])
                 if pts > 0:
                     total += pts
-                    k = announcement_key(1, RUN_TOP[b, j], s, min(ln, 5), pts, trump)
+                    k = comparison_key(1, RUN_TOP[b, j], s, min(ln, 5), pts, trump, prof)
                     if k > key:
                         key = k
         # "the set with the largest total (ties: the set with the best single
@@ -203,14 +241,15 @@ def best_declaration(hand, trump, prof, out):
                 out[n, 3] = min(ln, 5)
                 out[n, 4] = pts
                 n += 1
-    # Insertion sort, best key first (at most a handful of rows).
+    # Insertion sort, best first: comparison key, then the federal key (at most a
+    # handful of rows; for federal both keys are the same).
     for i in range(1, n):
         j = i
         while j > 0:
-            ka = announcement_key(out[j - 1, 0], out[j - 1, 1], out[j - 1, 2],
-                                  out[j - 1, 3], out[j - 1, 4], trump)
-            kb = announcement_key(out[j, 0], out[j, 1], out[j, 2], out[j, 3], out[j, 4],
-                                  trump)
+            ka = _row_order(out[j - 1, 0], out[j - 1, 1], out[j - 1, 2],
+                            out[j - 1, 3], out[j - 1, 4], trump, prof)
+            kb = _row_order(out[j, 0], out[j, 1], out[j, 2], out[j, 3], out[j, 4],
+                            trump, prof)
             if kb <= ka:
                 break
             for c in range(5):

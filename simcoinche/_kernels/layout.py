@@ -30,15 +30,16 @@ P_ANNOUNCEMENTS = 18      # 0 none; 1 federal (a card serves once); 2 shared car
 P_BELOTE_POINTS = 19      # belote value (20); 0 = no belote
 P_CAPOT_TRANSFERS_ANNOUNCEMENTS = 20  # 1: takers winning all tricks take the defence's
 # --- scoring --------------------------------------------------------------------------
-P_SUCCESS_RULE = 21       # 0 federal: T_t >= bid and T_t > T_d; others in later profiles
-P_SCORING_RULE = 22       # 0 federal formulas; others in later profiles
+P_SUCCESS_RULE = 21       # 0 federal: T_t >= bid and T_t > T_d; 1: T_t >= bid (others)
+P_SCORING_RULE = 22       # 0 federal, 1 classic, 2 stephanoise, 3 strict formulas
 P_FAILED_BASE = 23        # points the defence gets for a failed contract (160)
 P_SA_MULTIPLIER = 24      # contract multiplier at sans-atout (1; 2 in stephanoise)
 P_ROUNDING = 25           # 1: marks rounded to the nearest ten, halves up; 0: none
 P_ANNUL_MAX_POINTS = 26   # hand annulment threshold (classic 10); -1 = off
 # --- partie ---------------------------------------------------------------------------
 P_TARGET = 27             # points to win a partie (2000)
-P_PARTIE_RULE = 28        # 0 federal: belote-only crossing must win a later trick
+P_PARTIE_RULE = 28        # 0 federal: belote-only crossing must win a later trick;
+#                          1 stephanoise: crossing while capot waits one more donne
 # --- tables ---------------------------------------------------------------------------
 P_BID_VALUES = 32         # numeric bid ladder, P_N_BID_VALUES entries (at most 24)
 MAX_BID_VALUES = 24
@@ -49,4 +50,27 @@ P_TA_POINTS = 80          # 8: points of every card at tout-atout
 P_CARRE_POINTS = 88       # 8: carré value by rank at a suit (or TA) contract; 0 = none
 P_CARRE_POINTS_SA = 96    # 8: carré value by rank at sans-atout
 P_SUITE_POINTS = 104      # 9: suite value by run length 0..8 (federal: 3→20, 4→50, 5+→100)
-PROFILE_LEN = 113
+# --- added with the classic, stephanoise and strict profiles --------------------------
+P_GENERALE_CARD_POINTS = 113  # card points of takers who make a générale bid (classic
+#                              500); 0 = no substitution (their card points as counted)
+P_FIRST_BID_NEEDS = 114   # points the takers need when the contract is the lowest ladder
+#                          value (classic: 82 at 80); 0 = the bid value itself
+P_LITIGE_POINTS = 115     # classic 81: both teams exactly this at the lowest ladder value
+#                          → litige, nobody scores; 0 = no litige
+P_ANN_COMPARE = 116       # announcement comparison: 0 federal (category, top card, trump);
+#                          1 stephanoise (value, then the one in trumps; equal plain cancel)
+P_SHOW_AFTER_CARD = 117   # announcements are shown once this many cards are played (5)
+P_SHOW_AFTER_CARD_SA = 118  # ... at sans-atout (stephanoise 9, else 5)
+PROFILE_LEN = 119
+
+# --- values of the rule selectors (compile-time enums, not rule values) ---------------
+SUCCESS_FEDERAL = 0       # "Made iff T_t ≥ bid and T_t > T_d"
+SUCCESS_REACH_BID = 1     # "Made iff ... ≥ bid" (classic, stephanoise, strict)
+SCORING_FEDERAL = 0
+SCORING_CLASSIC = 1
+SCORING_STEPHANOISE = 2
+SCORING_STRICT = 3
+PARTIE_FEDERAL = 0
+PARTIE_STEPHANOISE = 1
+ANN_COMPARE_FEDERAL = 0
+ANN_COMPARE_VALUE = 1
