@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from simcoinche.cards import CONTRACT_KIND_NAMES
 from simcoinche.errors import InputError
-from simcoinche.profiles import Profile
+from simcoinche.profiles import Profile, get_profile
 
 PASS = 0
 COINCHE = 1
@@ -58,8 +58,8 @@ def _parse_kind(text: str, token: str, profile: Profile) -> int:
     return kind
 
 
-def parse_action(token: str, profile: Profile) -> int:
-    """Parse an auction token into its code.
+def parse_action(token: str, profile: Profile | str) -> int:
+    """Parse an auction token into its code (``profile``: a profile or its name).
 
     Raises
     ------
@@ -67,6 +67,7 @@ def parse_action(token: str, profile: Profile) -> int:
         For a token that is not an action of ``profile`` (unknown word, value off the
         ladder, unknown suit).
     """
+    profile = get_profile(profile)
     if not isinstance(token, str):
         raise InputError(f"unknown auction token {token!r}: expected text such as '80H'")
     t = token.strip()
@@ -97,8 +98,9 @@ def parse_action(token: str, profile: Profile) -> int:
     return bid_code(profile.bid_values.index(value), _parse_kind(t[digits:], token, profile))
 
 
-def format_action(code: int, profile: Profile) -> str:
-    """Canonical token of an action code (``pass``, ``80H``, ``capotS``)."""
+def format_action(code: int, profile: Profile | str) -> str:
+    """Canonical token of an action code (``pass``, ``80H``, ``90SA``, ``capotS``)."""
+    profile = get_profile(profile)
     if code == PASS:
         return "pass"
     if code == COINCHE:
