@@ -281,22 +281,24 @@ tricks, score
             if record:
                 play_rec[row, pos] = c
             pos += 1
-            # Public inferences: who led which suit; a card off the led suit shows a void.
-            led = trick[0] >> 3
-            if p == 0:
-                info[I_LED + seat] |= 1 << led
-            if p > 0 and (c >> 3) != led:
-                info[I_VOID + seat] |= 1 << led
-                if kind < 4 and led != kind and (c >> 3) != kind:
-                    w = trick_winner(trick, p, kind, prof)
-                    if w != p - 2 and (trick[w] >> 3) != kind:
-                        # Had to trump (opponent winning, no trump yet) and did not: no trump.
-                        info[I_VOID + seat] |= 1 << kind
-            if belote_seat == seat and kind < 4 and c >> 3 == kind and (
-                (c & 7) == 5 or (c & 7) == 6
-            ):
-                # "Belote" is said when the first of K/Q of trumps is played.
-                info[I_BELOTE_SEAT] = seat
+            # Public inferences (only heuristic players read them): who led which suit;
+            # a card off the led suit shows a void.
+            if heur:
+                led = trick[0] >> 3
+                if p == 0:
+                    info[I_LED + seat] |= 1 << led
+                if p > 0 and (c >> 3) != led:
+                    info[I_VOID + seat] |= 1 << led
+                    if kind < 4 and led != kind and (c >> 3) != kind:
+                        w = trick_winner(trick, p, kind, prof)
+                        if w != p - 2 and (trick[w] >> 3) != kind:
+                            # Had to trump (opponent winning, no trump yet) and did not: no trump.
+                            info[I_VOID + seat] |= 1 << kind
+                if belote_seat == seat and kind < 4 and c >> 3 == kind and (
+                    (c & 7) == 5 or (c & 7) == 6
+                ):
+                    # "Belote" is said when the first of K/Q of trumps is played.
+                    info[I_BELOTE_SEAT] = seat
         w = trick_winner(trick, 4, kind, prof)
         winner = (leader + w) & 3
         pts = 0
