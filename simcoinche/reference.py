@@ -701,10 +701,11 @@ def is_made(
         # "Made iff T_t ≥ bid and T_t > T_d, before any rounding ... A tie fails."
         made = totals[t] >= bid and totals[t] > totals[d]
     else:
-        # classic, stephanoise, strict: "Made iff [the takers' points] ≥ bid";
-        # classic: "At 80 the takers need 82".
+        # classic, stephanoise, strict: "Made iff [the takers' points] ≥ bid" for a
+        # number (classic: "At 80 the takers need 82"); a capot or a générale is made by
+        # its tricks alone (strict's générale is worth 400, more than any points total)
         need = prof.first_bid_needs if level == 0 and prof.first_bid_needs else bid
-        made = totals[t] >= need
+        made = totals[t] >= need or level >= n
     if level >= n and not takers_all:
         # "a capot bid also requires all 8 tricks"
         made = False

@@ -121,12 +121,14 @@ def score_donne(taker_team, level, kind, coinche, card_points, tricks_won, ann_p
         # requires all 8 tricks. A tie fails."
         made = tot_t >= bid and tot_t > tot_d
     else:
-        # classic / stephanoise / strict: "Made iff [the takers' points] ≥ bid".
+        # classic / stephanoise / strict: "Made iff [the takers' points] ≥ bid" for a
+        # number; a capot or générale is made by its tricks (strict's générale is worth
+        # 400 while its takers' points top out at 250 + belote).
         need = bid
         if level == 0 and prof[L.P_FIRST_BID_NEEDS] > 0:
             # classic: "At 80 the takers need 82".
             need = prof[L.P_FIRST_BID_NEEDS]
-        made = tot_t >= need
+        made = tot_t >= need or capot_bid
     if capot_bid and not all8:
         made = False
     if generale_bid and not generale_won:
