@@ -11,22 +11,22 @@ import pytest
 
 from simcoinche.actions import format_action
 from simcoinche.cards import CONTRACT_KIND_NAMES, format_card, from_mask
-from simcoinche.profiles import FEDERAL
+from simcoinche.profiles import get_profile
 from simcoinche.simulate import simulate
 from simcoinche.verify import verify_record
 
 
-def to_record(row: dict) -> dict:
+def to_record(row: dict, profile: str = "federal") -> dict:
     """The ``simcoinche score`` input of one recorded row."""
     hands = [[format_card(c) for c in from_mask(row[f"hand_{s}"])] for s in range(4)]
-    tokens = [format_action(a, FEDERAL) for a in bytes(row["auction"])]
+    tokens = [format_action(a, get_profile(profile)) for a in bytes(row["auction"])]
     play = [] if row["passed_out"] else [format_card(c) for c in bytes(row["play"])]
-    return {"profile": "federal", "dealer": int(row["dealer"]), "hands": hands,
+    return {"profile": profile, "dealer": int(row["dealer"]), "hands": hands,
             "auction": tokens, "play": play}
 
 
-def check_row(row: dict) -> None:
-    out, status = verify_record(to_record(row))
+def check_row(row: dict, profile: str = "federal") -> None:
+    out, status = verify_record(to_record(row, profile))
     assert status == 0 and out["legal"], out["error"]
     assert out["passed_out"] == row["passed_out"]
     codes = bytes(row["auction"])
@@ -87,3 +87,15 @@ def test_recorded_sample_covers_the_interesting_cases(recorded):
     assert ((played["belote_t0"] + played["belote_t1"]) > 0).sum() > 500
     assert (~played["made"]).sum() > 500
     assert set(np.unique(played["trump"].astype(str))) == set(CONTRACT_KIND_NAMES[:4])
+
+
+@pytest.mark.parametrize("profile", ["classic", "stephanoise", "strict"])
+def test_other_profiles_simulated_donnes_replay_legal_with_identical_scores(profile):
+    """The simulation reads every rule from the profile: 1,000 donnes of each other rule
+    system (mixed players) replay legal with the same scores."""
+    df = simulate(1000, seed=7, profile=profile, players="heuristic,random",
+                  record_play=True, progress=False)
+    assert df["passed_out"].mean() < 0.5
+    for row in df.to_dict("records"):
+        row["trump"] = None if row["passed_out"] else str(row["trump"])
+        check_row(row, profile)

@@ -54,6 +54,7 @@ def run_batch(run_key, start, n, fixed_dealer, codes, params, prof, record,
         st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
         deck = np.zeros(32, dtype=np.int8)
         hands = np.zeros(4, dtype=np.uint32)
+        early = np.zeros(4, dtype=np.uint32)
         cur = np.zeros(4, dtype=np.uint32)
         astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
         actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
@@ -73,5 +74,5 @@ def run_batch(run_key, start, n, fixed_dealer, codes, params, prof, record,
             dealer = fixed_dealer if fixed_dealer >= 0 else index & 3
             play_one(run_key, index, j, dealer, codes, params, prof, record,
                      out, auc, auc_len, play_rec,
-                     st, deck, hands, cur, astate, actions, trick, info, decl, declare,
+                     st, deck, hands, early, cur, astate, actions, trick, info, decl, declare,
                      ann, bel, cpts, tricks, score)

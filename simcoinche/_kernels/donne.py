@@ -20,6 +20,7 @@ from numba import njit
 
 from simcoinche._kernels.announce import belote_points, best_declaration
 from simcoinche._kernels.announce import team_announcements as _team_announcements
+from simcoinche._kernels.annul import auction_hands
 from simcoinche._kernels.auction import (
     A_BIDDER,
     A_COINCHE,
@@ -133,7 +134,7 @@ def declared_cards(hand, trump, prof, decl):
 @njit(cache=True)
 def play_one(run_key, index, row, dealer, codes, params, prof, record,
              out, auc, auc_len, play_rec,
-             st, deck, hands, cur, astate, actions, trick, info, decl, declare,
+             st, deck, hands, early, cur, astate, actions, trick, info, decl, declare,
              ann, bel, cpts, tricks, score):
     """Simulate donne ``index`` of the run ``run_key`` and write it into row ``row``.
 
@@ -157,15 +158,18 @@ def play_one(run_key, index, row, dealer, codes, params, prof, record,
         Fill ``auc``, ``auc_len`` and ``play_rec``.
     out, auc, auc_len, play_rec
         Outputs (see the module docstring).
-    st, deck, hands, cur, astate, actions, trick, info, decl, declare, ann, bel, cpts, \
-tricks, score
-        Scratch arrays of the block (``uint64[4]``, ``int8[32]``, ``uint32[4]`` ×2,
+    st, deck, hands, early, cur, astate, actions, trick, info, decl, declare, ann, bel, \
+cpts, tricks, score
+        Scratch arrays of the block (``uint64[4]``, ``int8[32]``, ``uint32[4]`` ×3,
         ``int32[AUCTION_STATE_LEN]``, ``uint8[MAX_ACTIONS]``, ``int32[4]``,
         ``int64[INFO_LEN]``, ``int32[MAX_DECL, 5]``, ``uint8[4]`` (all 1), ``int32[2]``
         ×4, ``int32[SCORE_LEN]``), reused from donne to donne.
     """
     key = donne_key(run_key, index)
-    deal_hands(st, key, dealer, prof, deck, hands)
+    cut = deal_hands(st, key, dealer, prof, deck, hands)
+    # The cards each seat holds while bidding (stephanoise: the first 6 dealt). Simulated
+    # players never use the optional hand annulment (classic).
+    auction_hands(deck, cut, dealer, prof, early)
     for s in range(4):
         cur[s] = hands[s]
         # The uint32 bit pattern, stored in the int32 column (viewed back as uint32).
@@ -179,7 +183,7 @@ tricks, score
     while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
         seat = astate[A_TO_SPEAK]
         team = seat & 1
-        a = choose_action(codes[team], hands[seat], astate, actions, na, params[team], prof,
+        a = choose_action(codes[team], early[seat], astate, actions, na, params[team], prof,
                           st)
         if auction_check(astate, a, prof) != 0:
             # A player may only make legal calls; passing is always allowed.
