@@ -1,0 +1,138 @@
+"""The four rule profiles as data: names, packing, the ``simcoinche profiles`` command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simcoinche import actions as act
+from simcoinche._kernels import layout as L
+from simcoinche.cli import main
+from simcoinche.errors import InputError
+from simcoinche.profiles import (
+    CLASSIC,
+    DEFAULT_PROFILE,
+    FEDERAL,
+    PROFILES,
+    STEPHANOISE,
+    STRICT,
+    Profile,
+    get_profile,
+)
+
+SCRIPT = Path(sys.executable).with_name("simcoinche")
+ALL = [FEDERAL, CLASSIC, STEPHANOISE, STRICT]
+
+
+def test_the_four_profiles_of_rules_md_in_order():
+    assert list(PROFILES) == ["federal", "classic", "stephanoise", "strict"]
+    assert DEFAULT_PROFILE == "federal"
+    assert [p.source[:3] for p in ALL] == ["000", "002", "003", "004"]
+
+
+@pytest.mark.parametrize("name", ["classic", "Stephanoise", " STRICT ", "federal"])
+def test_get_profile_by_name_case_insensitive(name):
+    assert get_profile(name) is PROFILES[name.strip().lower()]
+
+
+def test_get_profile_defaults_to_federal_and_passes_profiles_through():
+    assert get_profile(None) is FEDERAL
+    assert get_profile(STRICT) is STRICT
+
+
+def test_unknown_profile_is_an_input_error_listing_all_four():
+    with pytest.raises(InputError) as info:
+        get_profile("belote")
+    assert str(info.value) == ("unknown profile 'belote'; available: federal, classic, "
+                               "stephanoise, strict")
+
+
+@pytest.mark.parametrize("profile", ALL, ids=lambda p: p.name)
+def test_packed_profile_is_read_only_int32_of_profile_len(profile):
+    a = profile.packed
+    assert a.dtype == np.int32 and a.shape == (L.PROFILE_LEN,) and not a.flags.writeable
+    assert np.array_equal(a, profile.pack())
+
+
+@pytest.mark.parametrize("profile", ALL, ids=lambda p: p.name)
+def test_packed_values_are_the_profile_fields(profile):
+    a = profile.packed
+    n = len(profile.bid_values)
+    assert a[L.P_N_BID_VALUES] == n
+    assert tuple(a[L.P_BID_VALUES: L.P_BID_VALUES + n]) == profile.bid_values
+    assert tuple(a[L.P_SA_POINTS: L.P_SA_POINTS + 8]) == profile.sa_points
+    assert tuple(a[L.P_TA_POINTS: L.P_TA_POINTS + 8]) == profile.ta_points
+    assert a[L.P_GENERALE_VALUE] == profile.generale_value
+    assert a[L.P_GENERALE_CARD_POINTS] == profile.generale_card_points
+    assert a[L.P_FIRST_BID_NEEDS] == profile.first_bid_needs
+    assert a[L.P_LITIGE_POINTS] == profile.litige_points
+    assert a[L.P_ANN_COMPARE] == profile.announcement_compare
+    assert a[L.P_SHOW_AFTER_CARD] == profile.show_after_card
+    assert a[L.P_SHOW_AFTER_CARD_SA] == profile.show_after_card_sa
+    assert (a[L.P_SCORING_RULE], a[L.P_SUCCESS_RULE], a[L.P_PARTIE_RULE]) == (
+        profile.scoring_rule, profile.success_rule, profile.partie_rule)
+
+
+def test_layout_offsets_are_distinct_and_inside_the_array():
+    scalars = {k: v for k, v in vars(L).items() if k.startswith("P_")}
+    tables = {L.P_BID_VALUES: L.MAX_BID_VALUES, L.P_TRUMP_POINTS: 8, L.P_PLAIN_POINTS: 8,
+              L.P_SA_POINTS: 8, L.P_TA_POINTS: 8, L.P_CARRE_POINTS: 8,
+              L.P_CARRE_POINTS_SA: 8, L.P_SUITE_POINTS: 9}
+    used: set[int] = set()
+    for offset in scalars.values():
+        cells = set(range(offset, offset + tables.get(offset, 1)))
+        assert not cells & used and max(cells) < L.PROFILE_LEN
+        used |= cells
+
+
+@pytest.mark.parametrize("profile", ALL, ids=lambda p: p.name)
+def test_every_bid_code_fits_a_byte_and_round_trips(profile):
+    for level in range(profile.n_levels):
+        for kind in profile.contract_kinds:
+            code = act.bid_code(level, kind)
+            assert code < 256
+            assert act.parse_action(act.format_action(code, profile), profile) == code
+
+
+def test_contract_kinds_per_profile():
+    assert FEDERAL.contract_kinds == (0, 1, 2, 3)
+    assert CLASSIC.contract_kinds == STRICT.contract_kinds == (0, 1, 2, 3, 4, 5)
+    assert STEPHANOISE.contract_kinds == (0, 1, 2, 3, 4)
+
+
+@pytest.mark.parametrize(("profile", "sa", "ta"), [(CLASSIC, 152, 152), (STRICT, 120, 248),
+                                                   (STEPHANOISE, 120, None)])
+def test_sa_and_ta_tables_total(profile, sa, ta):
+    assert sum(profile.sa_points) * 4 == sa
+    if ta is not None:
+        assert sum(profile.ta_points) * 4 == ta
+
+
+def test_profiles_are_frozen_and_options_are_fields():
+    with pytest.raises(AttributeError):
+        CLASSIC.no_coinche_80 = True  # type: ignore[misc]
+    names = {f.name for f in fields(Profile)}
+    assert {"no_coinche_80", "annul_max_points", "deal_rounds"} <= names
+
+
+def test_profiles_command_lists_each_profile_on_one_line(capsys):
+    assert main(["profiles"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4
+    for line, profile in zip(lines, ALL, strict=True):
+        assert line.split()[0] == profile.name
+        assert profile.description in line
+    assert lines[0].endswith("(default)")
+    assert "générale" in lines[1] and "décoinche" in lines[2] and "générale 400" in lines[3]
+
+
+def test_profiles_console_script():
+    proc = subprocess.run([str(SCRIPT), "profiles"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert [ln.split()[0] for ln in proc.stdout.splitlines()] == list(PROFILES)
