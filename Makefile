@@ -38,5 +38,6 @@ bench: $(BENCH_STAMP)
 bench-quick: $(BENCH_STAMP)
 	$(BIN)/python -m benchmarks.run --quick
 
+## clean: the virtualenv, tool caches and the compiled-kernel cache
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache "$${SIMCOINCHE_CACHE_DIR:-$${XDG_CACHE_HOME:-$$HOME/.cache}/simcoinche}"

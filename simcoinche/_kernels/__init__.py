@@ -4,4 +4,46 @@ Every kernel takes numpy arrays and scalars only, reads the rule profile from th
 ``int32`` array built by :meth:`simcoinche.profiles.Profile.pack` (layout in
 :mod:`simcoinche._kernels.layout`), never from module globals, and allocates nothing per
 card played. Bit layout of hands: see :mod:`simcoinche.cards`.
+
+Compiled-code cache: numba's ``cache=True`` checks only the source file of the function
+it compiled, so a kernel that inlines another module's kernel would keep running stale
+machine code after that other module changed. Unless ``NUMBA_CACHE_DIR`` is set, the
+cache therefore lives in a directory keyed by a hash of every kernel source file
+(``$SIMCOINCHE_CACHE_DIR`` or ``~/.cache/simcoinche``, then ``numba/<hash>``): any change
+to any kernel starts from a fresh cache.
 """
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+
+def kernel_source_digest() -> str:
+    """Hash of every kernel source file (names and contents), 16 hex digits."""
+    digest = hashlib.sha256()
+    for src in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(src.name.encode())
+        digest.update(src.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _configure_cache() -> None:
+    if numba.config.CACHE_DIR:
+        return  # the user chose a cache location (NUMBA_CACHE_DIR)
+    base = os.environ.get("SIMCOINCHE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "simcoinche")
+    path = os.path.join(base, "numba", kernel_source_digest())
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return  # unwritable home: numba's default (__pycache__ beside the sources)
+    if os.access(path, os.W_OK):
+        numba.config.CACHE_DIR = path
+
+
+_configure_cache()
