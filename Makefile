@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,plots]'
+	$(BIN)/pip install --quiet -e '.[test,plots,dask]'
 	touch $(STAMP)
 
 ## run: the main job — simulate one million donnes to runs/, print where and a summary
