@@ -18,11 +18,11 @@ run: $(STAMP)
 
 ## test: ruff, then the whole test suite
 test: $(STAMP)
-	$(BIN)/ruff check simcoinche tests benchmarks analysis
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check simcoinche tests benchmarks analysis
+	$(BIN)/ruff check .
 
 ## bench: full benchmark suite, JSON under benchmarks/results/
 BENCH_STAMP := $(VENV)/.installed-bench
