@@ -201,8 +201,9 @@ def best_declaration(hand, trump, prof, out):
         cards), ``P_CARRE_POINTS`` / ``P_CARRE_POINTS_SA`` (8 by rank),
         ``P_SUITE_POINTS`` (9 by run length).
     out : int32[MAX_DECL, 5]
-        Receives rows ``(kind, rank, suit, length, points)``; rows past the returned
-        count are left untouched.
+        Receives rows ``(kind, rank, suit, length, points)``, best first by
+        :func:`comparison_key` then :func:`announcement_key` (the same order for
+        federal); rows past the returned count are left untouched.
 
     Returns
     -------
@@ -282,6 +283,8 @@ def team_announcements(hands, trump, declare, prof, out_points):
     -------
     int
         The winning team, or ``-1`` when nobody scores (no announcement, complete tie).
+        Each team's best announcement is compared with :func:`comparison_key` (the
+        profile's rule: federal, or stephanoise's value-then-trump).
     """
     t0 = np.int64(0)
     t1 = np.int64(0)
