@@ -1,0 +1,249 @@
+"""Exact constrained dealing: uniform over every deal consistent with what a player knows.
+
+The problem
+-----------
+One seat's 8 cards are known. Some of the 24 unseen cards may be pinned to a seat
+("``--give``") and some seats may be known void in some suits ("``--void``"). The
+remaining *free* cards must be dealt to the three other seats so that each seat ends with
+8 cards and no seat receives a card of a suit it is void in. We want a deal drawn
+uniformly among all such consistent deals — exactly, and without rejection loops that
+could stall when the constraints are tight.
+
+Method
+------
+Name the three other seats ``a, b, c`` with remaining capacities ``cap_a, cap_b, cap_c``
+(8 minus the cards pinned to them; they add up to the number of free cards). An
+*allocation* says how many free cards of each suit go to each seat: ``k[s] = (ka, kb, kc)``
+with ``ka + kb + kc = n_s`` (free cards of suit ``s``), ``k = 0`` for a seat void in ``s``,
+and column sums equal to the capacities. An allocation is realised by
+``prod_s n_s! / (ka! kb! kc!)`` deals (which cards of the suit go where), so
+
+    #deals = sum over allocations of prod_s multinomial(n_s; k[s]).
+
+The dynamic programme ``W[s, ca, cb]`` counts the ways to deal suits ``s..3`` when seats
+``a`` and ``b`` still have room for ``ca`` and ``cb`` cards (seat ``c``'s room is then
+implied: the free cards left minus ``ca`` minus ``cb``). ``W[4, 0, 0] = 1``. Sampling walks
+the suits in order: for suit ``s`` pick ``(ka, kb, kc)`` with probability
+``multinomial · W[s+1, ca-ka, cb-kb] / W[s, ca, cb]`` (an exact integer draw below
+``W[s, ca, cb]``), then give the suit's free cards to the chosen slots in a uniformly
+random order. Each consistent deal has probability exactly ``1 / W[0, cap_a, cap_b]``.
+Counts fit ``int64`` with room to spare (at most ``24! / 8!^3 ≈ 9.5e9``).
+
+Random numbers
+--------------
+Deal ``i`` of the run keyed ``run_key`` uses the counter-based stream
+``donne_key(run_key, i)`` at counter ``STREAM_DEAL`` (:mod:`.rng`), so sample ``i`` of a
+seed is the same whatever the batch it is drawn in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, uint64
+
+from simcoinche._kernels.rng import (
+    RNG_STATE_LEN,
+    STREAM_DEAL,
+    bounded,
+    donne_key,
+    next32,
+    nth_bit,
+    popcount32,
+    rng_seed,
+)
+
+MAX_CAP = 8          # a seat holds at most 8 cards
+W_SHAPE = (5, MAX_CAP + 1, MAX_CAP + 1)
+
+
+@njit(cache=True, inline="always")
+def _fact(n):
+    """``n!`` as ``int64`` for ``0 <= n <= 8``."""
+    f = np.int64(1)
+    for k in range(2, n + 1):
+        f *= k
+    return f
+
+
+@njit(cache=True, inline="always")
+def _multinomial(n, ka, kb, kc):
+    """Ways to split ``n`` distinct cards into groups of ``ka``, ``kb``, ``kc``."""
+    return _fact(n) // (_fact(ka) * _fact(kb) * _fact(kc))
+
+
+@njit(cache=True)
+def completion_table(counts, allow, caps, w):
+    """Fill the completion-count table ``w`` and return the number of consistent deals.
+
+    Parameters
+    ----------
+    counts : int64[4]
+        Free (unplaced) cards per suit ``S H D C``.
+    allow : uint8[4, 3]
+        ``allow[s, j] = 1`` when free seat ``j`` (0..2 = seats ``a, b, c``) may receive
+        cards of suit ``s`` (0: known void).
+    caps : int64[3]
+        Room left in seats ``a, b, c`` (8 minus their pinned cards); must add up to
+        ``counts.sum()``.
+    w : int64[5, 9, 9]
+        Output: ``w[s, ca, cb]`` = number of ways to deal the free cards of suits
+        ``s..3`` when seats ``a``/``b`` have room ``ca``/``cb`` (seat ``c``: the rest).
+
+    Returns
+    -------
+    int64
+        ``w[0, caps[0], caps[1]]``: the number of consistent deals (0 = impossible).
+    """
+    for s in range(5):
+        for i in range(MAX_CAP + 1):
+            for j in range(MAX_CAP + 1):
+                w[s, i, j] = 0
+    # No suit left: exactly one way, with every seat full.
+    w[4, 0, 0] = 1
+    rest = 0
+    for s in range(3, -1, -1):
+        n = counts[s]
+        rest += n
+        for ca in range(MAX_CAP + 1):
+            for cb in range(MAX_CAP + 1):
+                cc = rest - ca - cb
+                if cc < 0 or cc > MAX_CAP:
+                    continue
+                total = np.int64(0)
+                for ka in range(min(n, ca) + 1):
+                    # A seat void in the suit receives none of it.
+                    if ka > 0 and allow[s, 0] == 0:
+                        break
+                    for kb in range(min(n - ka, cb) + 1):
+                        if kb > 0 and allow[s, 1] == 0:
+                            break
+                        kc = n - ka - kb
+                        if kc > cc or (kc > 0 and allow[s, 2] == 0):
+                            continue
+                        sub = w[s + 1, ca - ka, cb - kb]
+                        if sub != 0:
+                            total += _multinomial(n, ka, kb, kc) * sub
+                w[s, ca, cb] = total
+    return w[0, caps[0], caps[1]]
+
+
+@njit(cache=True)
+def uniform_below(st, n):
+    """Uniform integer in ``0..n-1`` for ``1 <= n < 2**63`` (64-bit draw with rejection)."""
+    nn = uint64(n)
+    # Reject the top 2**64 mod n values so that every residue is equally likely.
+    rem = (uint64(0) - nn) % nn
+    while True:
+        r = (next32(st) << uint64(32)) | next32(st)
+        if rem == uint64(0) or r < uint64(0) - rem:
+            return np.int64(r % nn)
+
+
+@njit(cache=True)
+def sample_one(st, known, free, seats, allow, caps, w, perm, hands):
+    """Draw one consistent deal into ``hands`` with the generator state ``st``.
+
+    Parameters
+    ----------
+    st : uint64[RNG_STATE_LEN]
+        Generator state, already pointed at the deal's stream.
+    known : uint32[4]
+        Cards already placed per seat (the known hand, cards pinned by ``--give``).
+    free : uint32[4]
+        Free cards per suit (bitboards; suit ``s`` only has bits in byte ``s``).
+    seats : int64[3]
+        Seat numbers of the free seats ``a, b, c``.
+    allow, caps, w
+        As for :func:`completion_table` (``w`` already filled).
+    perm : int64[8]
+        Scratch.
+    hands : uint32[4]
+        Output: the four hands.
+    """
+    for s in range(4):
+        hands[s] = known[s]
+    ca = caps[0]
+    cb = caps[1]
+    rest = caps[0] + caps[1] + caps[2]
+    for s in range(4):
+        m = free[s]
+        n = popcount32(m)
+        cc = rest - ca - cb
+        # Choose how many of the suit's free cards each seat gets, weighted by the
+        # number of deals each choice leaves.
+        r = uniform_below(st, w[s, ca, cb])
+        pa = 0
+        pb = 0
+        done = False
+        for ka in range(min(n, ca) + 1):
+            if ka > 0 and allow[s, 0] == 0:
+                break
+            for kb in range(min(n - ka, cb) + 1):
+                if kb > 0 and allow[s, 1] == 0:
+                    break
+                kc = n - ka - kb
+                if kc > cc or (kc > 0 and allow[s, 2] == 0):
+                    continue
+                sub = w[s + 1, ca - ka, cb - kb]
+                if sub == 0:
+                    continue
+                weight = _multinomial(n, ka, kb, kc) * sub
+                if r < weight:
+                    pa = ka
+                    pb = kb
+                    done = True
+                    break
+                r -= weight
+            if done:
+                break
+        # Uniform order of the suit's free cards (Fisher–Yates), then slots a, b, c.
+        for k in range(n):
+            perm[k] = nth_bit(m, k)
+        for k in range(n - 1, 0, -1):
+            j = bounded(st, k + 1)
+            t = perm[k]
+            perm[k] = perm[j]
+            perm[j] = t
+        for k in range(n):
+            if k < pa:
+                seat = seats[0]
+            elif k < pa + pb:
+                seat = seats[1]
+            else:
+                seat = seats[2]
+            hands[seat] |= np.uint32(1) << np.uint32(perm[k])
+        ca -= pa
+        cb -= pb
+        rest -= n
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def sample_deals(run_key, start, n, known, free, seats, allow, caps, w, out):
+    """Draw deals ``start .. start+n-1`` of the run ``run_key`` into ``out[0..n-1]``.
+
+    Parameters
+    ----------
+    run_key : uint64
+        :func:`.rng.seed_key` of the seed.
+    start : int64
+        Index of the first deal (its stream: ``donne_key(run_key, start + i)``).
+    n : int64
+        Number of deals.
+    known, free, seats, allow, caps, w
+        As for :func:`sample_one`.
+    out : uint32[n, 4]
+        Output hands, one row per deal (bitboards, bit ``suit * 8 + rank``).
+    """
+    block = 1024
+    n_blocks = (n + block - 1) // block
+    for b in prange(n_blocks):
+        st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
+        perm = np.zeros(8, dtype=np.int64)
+        hands = np.zeros(4, dtype=np.uint32)
+        lo = b * block
+        hi = min(n, lo + block)
+        for i in range(lo, hi):
+            rng_seed(st, donne_key(run_key, start + i), STREAM_DEAL)
+            sample_one(st, known, free, seats, allow, caps, w, perm, hands)
+            for s in range(4):
+                out[i, s] = hands[s]
