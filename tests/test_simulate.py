@@ -3,6 +3,7 @@ metadata, the CLI main job and its input errors."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 
@@ -264,7 +265,8 @@ def test_cli_unwritable_directory(tmp_path, capsys):
 
 
 def test_interrupted_run_leaves_no_file(tmp_path, monkeypatch):
-    import simcoinche.simulate as S
+    # The package exports the function `simulate`, which shadows the submodule's name.
+    S = importlib.import_module("simcoinche.simulate")
 
     calls = {"n": 0}
     real = S.chunk_table

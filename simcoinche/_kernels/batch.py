@@ -1,8 +1,47 @@
-"""Parallel batches of donnes: ``prange`` over blocks, scratch allocated once per block.
+"""Parallel batches: ``prange`` over blocks, scratch allocated once per block.
 
-Donne ``start + j`` goes to row ``j``. Each donne depends only on (seed, index, players,
-parameters, profile), never on the block or thread that ran it, so a run gives the same
-rows whatever the thread count, the block size or the chunking by the caller.
+Two entry points, both deterministic per row (a row depends only on the run key, its
+index, the players, their parameters and the profile — never on the block or thread that
+ran it, so results do not depend on the thread count, the block size or the chunking):
+
+``run_batch`` — complete simulated donnes (deal, auction, play, scoring); donne
+``start + j`` goes to row ``j`` of ``out`` (``int32[N_OUT, n]``, offsets ``O_*`` of
+:mod:`.donne`).
+
+``play_contracts`` — the play phase only, for given hands and a fixed contract (the
+bidding-odds engine: deal the unseen cards, then play the contract many times)::
+
+    play_contracts(run_key, start, hands, dealer, taker, level, kind, coinche,
+                   codes, params, prof, out)
+
+=========  ========================  ==================================================
+argument   shape, dtype              meaning
+=========  ========================  ==================================================
+run_key    uint64                    :func:`.rng.seed_key` of the caller's seed
+start      int64                     row ``j`` draws from the players' stream of index
+                                     ``start + j`` (``donne_key(run_key, start + j)``,
+                                     counters from ``STREAM_PLAYERS``)
+hands      uint32[n, 4]              the four 8-card hands by seat (a partition of the
+                                     deck: not checked here)
+dealer     int8..int64[n]            dealer seat; seat ``dealer + 1`` leads
+taker      int8..int64[n]            seat of the bidder 0..3
+level      int8..int64[n]            ladder level (``n_values`` capot, ``+1`` générale)
+kind       int8..int64[n]            contract kind 0..5 (allowed by the profile)
+coinche    int8..int64[n]            1, 2 or 4
+codes      int32[2]                  player kind per team (``PLAYER_*``)
+params     float64[2, PARAM_LEN]     parameter row per team
+prof       int32[PROFILE_LEN]        packed profile
+out        int32[PC_LEN, n]          results, one column per row (offsets below)
+=========  ========================  ==================================================
+
+``out`` rows (``PC_*``; "per team" rows are team 0 then team 1): ``PC_TRICKS`` tricks
+per team; ``PC_CARD_POINTS`` card points per team including the last trick (the
+profile's capot value on a capot); ``PC_ANNOUNCE`` ordinary announcements per team after
+the comparison and the capot transfer; ``PC_BELOTE`` belote per team; ``PC_MADE`` 1 if
+the contract is made; ``PC_MARKS`` marks per team (rounded as the profile says);
+``PC_TOTAL_TAKERS`` / ``PC_TOTAL_DEFENCE`` the totals ``T_t`` and ``T_d`` (cards +
+announcements + belote) before rounding; ``PC_LITIGE`` 1 for a classic litige. Inputs
+are trusted (the facade validates them): an invalid contract gives meaningless rows.
 """
 
 from __future__ import annotations
@@ -12,12 +51,32 @@ from numba import njit, prange
 
 from simcoinche._kernels.announce import MAX_DECL
 from simcoinche._kernels.auction import AUCTION_STATE_LEN
-from simcoinche._kernels.donne import MAX_ACTIONS, play_one
+from simcoinche._kernels.donne import MAX_ACTIONS, play_one, play_phase
 from simcoinche._kernels.players import INFO_LEN
-from simcoinche._kernels.rng import RNG_STATE_LEN
-from simcoinche._kernels.scoring import SCORE_LEN
+from simcoinche._kernels.rng import RNG_STATE_LEN, STREAM_PLAYERS, donne_key, rng_seed
+from simcoinche._kernels.scoring import (
+    S_ANN0,
+    S_ANN1,
+    S_LITIGE,
+    S_MARK0,
+    S_MARK1,
+    S_TOTAL0,
+    SCORE_LEN,
+)
 
 BLOCK = 512
+
+# --- rows of play_contracts' output (int32[PC_LEN, n]) ----------------------------------
+PC_TRICKS = 0           # 2 rows: tricks per team
+PC_CARD_POINTS = 2      # 2 rows: card points per team, last trick / capot included
+PC_ANNOUNCE = 4         # 2 rows: announcements after comparison and capot transfer
+PC_BELOTE = 6           # 2 rows: belote per team
+PC_MADE = 8             # 1 if the contract is made
+PC_MARKS = 9            # 2 rows: marks per team
+PC_TOTAL_TAKERS = 11    # T_t before rounding
+PC_TOTAL_DEFENCE = 12   # T_d before rounding
+PC_LITIGE = 13          # 1 for a litige (classic 81-81 at 80)
+PC_LEN = 14
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -76,3 +135,55 @@ def run_batch(run_key, start, n, fixed_dealer, codes, params, prof, record,
                      out, auc, auc_len, play_rec,
                      st, deck, hands, early, cur, astate, actions, trick, info, decl, declare,
                      ann, bel, cpts, tricks, score)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_contracts(run_key, start, hands, dealer, taker, level, kind, coinche, codes, params,
+                   prof, out):
+    """Play fixed contracts on given hands: announcements, 32 cards, scoring.
+
+    Shapes, dtypes and the ``out`` rows are in the module docstring. Row ``j`` plays the
+    contract ``(taker[j], level[j], kind[j], coinche[j])`` with the hands ``hands[j]``
+    and dealer ``dealer[j]``; the players draw from the stream of index ``start + j``.
+    Writes ``out[:, j]`` for ``j`` in ``0 .. n-1`` (``n = hands.shape[0]``).
+    """
+    n = hands.shape[0]
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
+        hs = np.zeros(4, dtype=np.uint32)
+        cur = np.zeros(4, dtype=np.uint32)
+        actions = np.zeros(1, dtype=np.uint8)
+        play_rec = np.zeros((0, 32), dtype=np.uint8)
+        trick = np.zeros(4, dtype=np.int32)
+        info = np.zeros(INFO_LEN, dtype=np.int64)
+        decl = np.zeros((MAX_DECL, 5), dtype=np.int32)
+        declare = np.ones(4, dtype=np.uint8)
+        ann = np.zeros(2, dtype=np.int32)
+        bel = np.zeros(2, dtype=np.int32)
+        cpts = np.zeros(2, dtype=np.int32)
+        tricks = np.zeros(2, dtype=np.int32)
+        score = np.zeros(SCORE_LEN, dtype=np.int32)
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        for j in range(lo, hi):
+            for s in range(4):
+                hs[s] = hands[j, s]
+            rng_seed(st, donne_key(run_key, start + j), STREAM_PLAYERS)
+            t = np.int64(taker[j])
+            made = play_phase(hs, np.int64(dealer[j]), t, np.int64(level[j]),
+                              np.int64(kind[j]), np.int64(coinche[j]), codes, params, prof,
+                              st, actions, 0, False, play_rec, 0,
+                              cur, trick, info, decl, declare, ann, bel, cpts, tricks, score)
+            for q in range(2):
+                out[PC_TRICKS + q, j] = tricks[q]
+                out[PC_CARD_POINTS + q, j] = cpts[q]
+                out[PC_BELOTE + q, j] = bel[q]
+            out[PC_ANNOUNCE, j] = score[S_ANN0]
+            out[PC_ANNOUNCE + 1, j] = score[S_ANN1]
+            out[PC_MADE, j] = made
+            out[PC_MARKS, j] = score[S_MARK0]
+            out[PC_MARKS + 1, j] = score[S_MARK1]
+            out[PC_TOTAL_TAKERS, j] = score[S_TOTAL0 + (t & 1)]
+            out[PC_TOTAL_DEFENCE, j] = score[S_TOTAL0 + 1 - (t & 1)]
+            out[PC_LITIGE, j] = score[S_LITIGE]

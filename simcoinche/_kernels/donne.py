@@ -132,6 +132,150 @@ def declared_cards(hand, trump, prof, decl):
 
 
 @njit(cache=True)
+def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, st,
+               actions, n_actions, record, play_rec, row,
+               cur, trick, info, decl, declare, ann, bel, cpts, tricks, score):
+    """Everything after the auction: announcements, the 32 cards, scoring.
+
+    Called by :func:`play_one` after a simulated auction and by
+    :func:`simcoinche._kernels.batch.play_contracts` for a fixed contract. The players'
+    decisions draw from ``st`` as it stands (the caller seeds it).
+
+    Parameters
+    ----------
+    hands : uint32[4]
+        The four 8-card hands by seat (bitboards); not modified.
+    dealer : int
+        Dealer seat; seat ``dealer + 1`` leads the first trick.
+    taker, level, kind, coinche : int
+        The contract: bidder's seat, ladder level, kind ``0..5``, multiplier 1/2/4.
+    codes : int32[2]
+        Player kind per team.
+    params : float64[2, PARAM_LEN]
+        Parameter row per team.
+    prof : int32[PROFILE_LEN]
+        Packed profile.
+    st : uint64[RNG_STATE_LEN]
+        RNG state of the players' stream.
+    actions : uint8[>= n_actions]
+        The auction's action codes (``n_actions`` of them; 0 for a fixed contract).
+    record : bool
+        Write the 32 cards in play order into ``play_rec[row]``.
+    cur, trick, info, decl, declare
+        Scratch: ``uint32[4]``, ``int32[4]``, ``int64[INFO_LEN]``, ``int32[MAX_DECL, 5]``,
+        ``uint8[4]`` (all 1: every seat declares).
+    ann, bel, cpts, tricks : int32[2]
+        Outputs per team: announcements after the comparison (before the capot
+        transfer), belote, card points including the last trick (capot value on a
+        capot), tricks won.
+    score : int32[SCORE_LEN]
+        Output of :func:`.scoring.score_donne`: ``S_ANN*`` after the capot transfer,
+        ``S_MARK*``, ``S_TOTAL*`` (totals before rounding), ``S_LITIGE``.
+
+    Returns
+    -------
+    int
+        1 when the contract is made, else 0.
+    """
+    for s in range(4):
+        cur[s] = hands[s]
+    # --- announcements: simulated players declare everything ------------------------
+    ann_team = _team_announcements(hands, kind, declare, prof, ann)
+    belote_points(hands, kind, prof, bel)
+    heur = codes[0] == PLAYER_HEURISTIC or codes[1] == PLAYER_HEURISTIC
+    belote_seat = -1
+    if kind < 4 and (bel[0] != 0 or bel[1] != 0):
+        kq = np.int64(0x60) << (8 * kind)
+        for s in range(4):
+            if np.int64(hands[s]) & kq == kq:
+                belote_seat = s
+
+    # --- public information the players see -----------------------------------------
+    for k in range(INFO_LEN):
+        info[k] = 0
+    info[I_DEALER] = dealer
+    info[I_TAKER] = taker
+    info[I_KIND] = kind
+    info[I_LEVEL] = level
+    info[I_VALUE] = bid_value(level, prof)
+    info[I_COINCHE] = coinche
+    info[I_BELOTE_SEAT] = -1
+    info[I_ANN_TEAM] = ann_team
+
+    # --- play: 8 tricks -------------------------------------------------------------
+    leader = (dealer + 1) & 3
+    for t in range(2):
+        cpts[t] = 0
+        tricks[t] = 0
+    played = np.int64(0)
+    last_team = 0
+    pos = 0
+    for tr in range(8):
+        info[I_TRICK] = tr
+        info[I_LEADER] = leader
+        if tr == 1 and heur and ann_team >= 0:
+            # Announcements are shown during the second trick.
+            for s in range(ann_team, 4, 2):
+                info[I_SHOWN + s] = declared_cards(hands[s], kind, prof, decl)
+        for p in range(4):
+            seat = (leader + p) & 3
+            legal = legal_mask(cur[seat], trick, p, kind, prof)
+            info[I_SEAT] = seat
+            c = choose_card(codes[seat & 1], cur[seat], legal, trick, p, info, actions, n_actions,
+                            params[seat & 1], prof, st)
+            if c < 0 or c > 31 or (np.int64(legal) >> c) & 1 == 0:
+                # A player may only play a legal card.
+                c = lowest_bit(legal)
+            trick[p] = c
+            cur[seat] = cur[seat] & ~(np.uint32(1) << np.uint32(c))
+            played |= np.int64(1) << c
+            info[I_PLAYED] = played
+            if record:
+                play_rec[row, pos] = c
+            pos += 1
+            # Public inferences (only heuristic players read them): who led which suit;
+            # a card off the led suit shows a void.
+            if heur:
+                led = trick[0] >> 3
+                if p == 0:
+                    info[I_LED + seat] |= 1 << led
+                if p > 0 and (c >> 3) != led:
+                    info[I_VOID + seat] |= 1 << led
+                    if kind < 4 and led != kind and (c >> 3) != kind:
+                        w = trick_winner(trick, p, kind, prof)
+                        if w != p - 2 and (trick[w] >> 3) != kind:
+                            # Had to trump (opponent winning, no trump yet) and did not: no trump.
+                            info[I_VOID + seat] |= 1 << kind
+                if belote_seat == seat and kind < 4 and c >> 3 == kind and (
+                    (c & 7) == 5 or (c & 7) == 6
+                ):
+                    # "Belote" is said when the first of K/Q of trumps is played.
+                    info[I_BELOTE_SEAT] = seat
+        w = trick_winner(trick, 4, kind, prof)
+        winner = (leader + w) & 3
+        pts = 0
+        for p in range(4):
+            pts += card_points(trick[p], kind, prof)
+        last_team = winner & 1
+        cpts[last_team] += pts
+        tricks[last_team] += 1
+        info[I_POINTS + last_team] = cpts[last_team]
+        info[I_TRICKS + last_team] = tricks[last_team]
+        leader = winner
+    if tricks[0] == 8 or tricks[1] == 8:
+        # "a team that wins all 8 tricks has C = 252 ... and the other 0".
+        cpts[last_team] = prof[P_CAPOT_CARD_POINTS]
+        cpts[1 - last_team] = 0
+    else:
+        # "+10 for the last trick ("dix de der")".
+        cpts[last_team] += prof[P_LAST_TRICK_BONUS]
+
+    made = score_donne(taker & 1, level, kind, coinche, cpts, tricks, ann, bel, prof, score)
+    return 1 if made else 0
+
+
+
+@njit(cache=True)
 def play_one(run_key, index, row, dealer, codes, params, prof, record,
              out, auc, auc_len, play_rec,
              st, deck, hands, early, cur, astate, actions, trick, info, decl, declare,
@@ -171,7 +315,6 @@ cpts, tricks, score
     # players never use the optional hand annulment (classic).
     auction_hands(deck, cut, dealer, prof, early)
     for s in range(4):
-        cur[s] = hands[s]
         # The uint32 bit pattern, stored in the int32 column (viewed back as uint32).
         out[O_HAND + s, row] = hands[s]
     out[O_DEALER, row] = dealer
@@ -222,107 +365,17 @@ cpts, tricks, score
     level = astate[A_LEVEL]
     kind = astate[A_KIND]
     coinche = astate[A_COINCHE]
-    value = bid_value(level, prof)
     out[O_PASSED, row] = 0
     out[O_TAKER, row] = taker
     out[O_LEVEL, row] = level
-    out[O_VALUE, row] = value
+    out[O_VALUE, row] = bid_value(level, prof)
     out[O_TRUMP, row] = kind
     out[O_CAPOT, row] = 1 if level == prof[P_N_BID_VALUES] else 0
     out[O_COINCHE, row] = coinche
 
-    # --- announcements: simulated players declare everything ------------------------
-    ann_team = _team_announcements(hands, kind, declare, prof, ann)
-    belote_points(hands, kind, prof, bel)
-    heur = codes[0] == PLAYER_HEURISTIC or codes[1] == PLAYER_HEURISTIC
-    belote_seat = -1
-    if kind < 4 and (bel[0] != 0 or bel[1] != 0):
-        kq = np.int64(0x60) << (8 * kind)
-        for s in range(4):
-            if np.int64(hands[s]) & kq == kq:
-                belote_seat = s
-
-    # --- public information the players see -----------------------------------------
-    for k in range(INFO_LEN):
-        info[k] = 0
-    info[I_DEALER] = dealer
-    info[I_TAKER] = taker
-    info[I_KIND] = kind
-    info[I_LEVEL] = level
-    info[I_VALUE] = value
-    info[I_COINCHE] = coinche
-    info[I_BELOTE_SEAT] = -1
-    info[I_ANN_TEAM] = ann_team
-
-    # --- play: 8 tricks -------------------------------------------------------------
-    leader = (dealer + 1) & 3
-    for t in range(2):
-        cpts[t] = 0
-        tricks[t] = 0
-    played = np.int64(0)
-    last_team = 0
-    pos = 0
-    for tr in range(8):
-        info[I_TRICK] = tr
-        info[I_LEADER] = leader
-        if tr == 1 and heur and ann_team >= 0:
-            # Announcements are shown during the second trick.
-            for s in range(ann_team, 4, 2):
-                info[I_SHOWN + s] = declared_cards(hands[s], kind, prof, decl)
-        for p in range(4):
-            seat = (leader + p) & 3
-            legal = legal_mask(cur[seat], trick, p, kind, prof)
-            info[I_SEAT] = seat
-            c = choose_card(codes[seat & 1], cur[seat], legal, trick, p, info, actions, na,
-                            params[seat & 1], prof, st)
-            if c < 0 or c > 31 or (np.int64(legal) >> c) & 1 == 0:
-                # A player may only play a legal card.
-                c = lowest_bit(legal)
-            trick[p] = c
-            cur[seat] = cur[seat] & ~(np.uint32(1) << np.uint32(c))
-            played |= np.int64(1) << c
-            info[I_PLAYED] = played
-            if record:
-                play_rec[row, pos] = c
-            pos += 1
-            # Public inferences (only heuristic players read them): who led which suit;
-            # a card off the led suit shows a void.
-            if heur:
-                led = trick[0] >> 3
-                if p == 0:
-                    info[I_LED + seat] |= 1 << led
-                if p > 0 and (c >> 3) != led:
-                    info[I_VOID + seat] |= 1 << led
-                    if kind < 4 and led != kind and (c >> 3) != kind:
-                        w = trick_winner(trick, p, kind, prof)
-                        if w != p - 2 and (trick[w] >> 3) != kind:
-                            # Had to trump (opponent winning, no trump yet) and did not: no trump.
-                            info[I_VOID + seat] |= 1 << kind
-                if belote_seat == seat and kind < 4 and c >> 3 == kind and (
-                    (c & 7) == 5 or (c & 7) == 6
-                ):
-                    # "Belote" is said when the first of K/Q of trumps is played.
-                    info[I_BELOTE_SEAT] = seat
-        w = trick_winner(trick, 4, kind, prof)
-        winner = (leader + w) & 3
-        pts = 0
-        for p in range(4):
-            pts += card_points(trick[p], kind, prof)
-        last_team = winner & 1
-        cpts[last_team] += pts
-        tricks[last_team] += 1
-        info[I_POINTS + last_team] = cpts[last_team]
-        info[I_TRICKS + last_team] = tricks[last_team]
-        leader = winner
-    if tricks[0] == 8 or tricks[1] == 8:
-        # "a team that wins all 8 tricks has C = 252 ... and the other 0".
-        cpts[last_team] = prof[P_CAPOT_CARD_POINTS]
-        cpts[1 - last_team] = 0
-    else:
-        # "+10 for the last trick ("dix de der")".
-        cpts[last_team] += prof[P_LAST_TRICK_BONUS]
-
-    made = score_donne(taker & 1, level, kind, coinche, cpts, tricks, ann, bel, prof, score)
+    made = play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, st,
+                      actions, na, record, play_rec, row,
+                      cur, trick, info, decl, declare, ann, bel, cpts, tricks, score)
     for t in range(2):
         out[O_TRICKS + t, row] = tricks[t]
         out[O_CARD_POINTS + t, row] = cpts[t]
@@ -331,5 +384,4 @@ cpts, tricks, score
     out[O_ANNOUNCE + 1, row] = score[S_ANN1]
     out[O_MARKS, row] = score[S_MARK0]
     out[O_MARKS + 1, row] = score[S_MARK1]
-    out[O_MADE, row] = 1 if made else 0
-
+    out[O_MADE, row] = made
