@@ -4,6 +4,13 @@
 and a one-line description per column (:func:`schema_markdown` renders the README table).
 The run's metadata is stored as JSON under the ``simcoinche`` key of the Parquet
 key-value metadata (:func:`read_metadata`).
+
+A run of the distributed engine (:mod:`simcoinche.distributed`) is a **dataset directory**:
+``part-000000.parquet``, ``part-000001.parquet``, … (one per task, contiguous donne
+ranges in task order) and ``manifest.json`` (the run's fingerprint and metadata, the task
+list, and per completed part its row count and sha256). :func:`read_results` and
+:func:`read_metadata` accept such a directory: the parts the manifest lists are read as
+one table (a :mod:`pyarrow.dataset`, reading only the requested columns), in donne order.
 """
 
 from __future__ import annotations
@@ -11,11 +18,13 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
 from simcoinche._kernels import donne as D
@@ -23,6 +32,8 @@ from simcoinche.cards import CONTRACT_KIND_NAMES
 from simcoinche.errors import InputError
 
 METADATA_KEY = b"simcoinche"
+MANIFEST_NAME = "manifest.json"
+DATASET_FORMAT = "simcoinche-dataset/1"
 TRUMP_CATEGORIES = list(CONTRACT_KIND_NAMES)
 
 
@@ -150,13 +161,17 @@ def schema_markdown() -> str:
 
 
 def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The run's metadata (seed, n, profile, players, params, versions) of a results file.
+    """The run's metadata (seed, n, profile, players, params, versions) of a results file
+    or of a dataset directory written by ``simcoinche simulate --engine dask``.
 
     Raises
     ------
     InputError
-        When the file is missing, not Parquet, or not written by ``simcoinche simulate``.
+        When the file is missing, not Parquet, or not written by ``simcoinche simulate``;
+        for a directory, when its manifest is missing or unreadable.
     """
+    if Path(path).is_dir():
+        return dict(load_manifest(path)["metadata"])
     try:
         md = pq.read_schema(path).metadata or {}
     except (OSError, pa.ArrowException) as exc:
@@ -165,6 +180,62 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     if METADATA_KEY not in md:
         raise InputError(f"{os.fspath(path)!r} has no simcoinche metadata")
     return json.loads(md[METADATA_KEY])
+
+
+def load_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
+    """The manifest of a dataset directory (``manifest.json``), checked for shape.
+
+    Parameters
+    ----------
+    directory : path-like
+        A dataset directory written by :mod:`simcoinche.distributed`.
+
+    Returns
+    -------
+    dict
+        ``format``, ``fingerprint``, ``metadata``, ``tasks`` (``[start, rows]`` per task),
+        ``parts`` (task index as a string → ``file``, ``rows``, ``bytes``, ``sha256``,
+        ``stats``) and ``complete``.
+
+    Raises
+    ------
+    InputError
+        No manifest, not JSON, or not a simcoinche dataset manifest.
+    """
+    where = os.fspath(directory)
+    path = Path(directory) / MANIFEST_NAME
+    if not path.is_file():
+        raise InputError(f"{where!r} is a directory without a simcoinche {MANIFEST_NAME}")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"cannot read the manifest of {where!r}: "
+                         f"{str(exc).splitlines()[0]}") from None
+    keys = ("fingerprint", "metadata", "tasks", "parts", "complete")
+    if not isinstance(manifest, dict) or manifest.get("format") != DATASET_FORMAT \
+            or any(k not in manifest for k in keys):
+        raise InputError(f"{str(path)!r} is not a simcoinche dataset manifest "
+                         f"(format {DATASET_FORMAT})")
+    return manifest
+
+
+def dataset_files(directory: str | os.PathLike[str]) -> list[Path]:
+    """Paths of the parts of a complete dataset directory, in task (donne) order.
+
+    Raises
+    ------
+    InputError
+        When the manifest is missing, or the run is incomplete (some task has no part
+        recorded): rerunning the same ``simcoinche simulate`` command completes it.
+    """
+    manifest = load_manifest(directory)
+    parts = manifest["parts"]
+    n_tasks = len(manifest["tasks"])
+    done = sum(1 for t in range(n_tasks) if str(t) in parts)
+    if done < n_tasks:
+        raise InputError(f"dataset {os.fspath(directory)!r} is incomplete ({done} of "
+                         f"{n_tasks} parts); rerun the same simulate command to finish it")
+    return [Path(directory) / parts[str(t)]["file"] for t in range(n_tasks)]
 
 
 def tidy(df: pd.DataFrame) -> pd.DataFrame:
@@ -180,24 +251,26 @@ def tidy(df: pd.DataFrame) -> pd.DataFrame:
 
 def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
                  ) -> pd.DataFrame:
-    """Read a results file written by :func:`simcoinche.simulate.simulate`.
+    """Read a results file written by :func:`simcoinche.simulate.simulate`, or a dataset
+    directory written by ``simcoinche simulate --engine dask``, as one table.
 
     Parameters
     ----------
     path : path-like
-        The Parquet file.
+        The Parquet file, or the dataset directory (its ``manifest.json`` lists the parts).
     columns : list of str, optional
-        Columns to read (all by default); names from :data:`COLUMNS`.
+        Columns to read (all by default); names from :data:`COLUMNS`. Only these columns
+        are read from disk.
 
     Returns
     -------
     pandas.DataFrame
-        One row per donne; ``trump`` as a categorical (``S H D C SA TA``).
+        One row per donne, in donne order; ``trump`` as a categorical (``S H D C SA TA``).
 
     Raises
     ------
     InputError
-        Unknown column, or a file that cannot be read.
+        Unknown column, a file that cannot be read, or an incomplete dataset directory.
     """
     if columns is not None:
         columns = list(columns)
@@ -205,7 +278,17 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
             if name not in _COLUMN_BY_NAME:
                 raise InputError(f"unknown column {name!r}; see simcoinche.results.COLUMNS")
     try:
-        table = pq.read_table(path, columns=columns)
+        if Path(path).is_dir():
+            files = [os.fspath(f) for f in dataset_files(path)]
+            if columns is not None:
+                available = set(pq.read_schema(files[0]).names)
+                for name in columns:
+                    if name not in available:
+                        raise InputError(f"column {name!r} is not in {os.fspath(path)!r} "
+                                         "(written without --record-play)")
+            table = pads.dataset(files, format="parquet").to_table(columns=columns)
+        else:
+            table = pq.read_table(path, columns=columns)
     except (OSError, pa.ArrowException) as exc:
         raise InputError(f"cannot read results {os.fspath(path)!r}: "
                          f"{str(exc).splitlines()[0]}") from None

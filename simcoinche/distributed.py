@@ -1,0 +1,689 @@
+"""Distributed simulation on Dask: one Parquet part per task, a manifest, resumable runs.
+
+``simulate_dask(n, seed, …, out=DIR)`` splits the donnes ``0 .. n-1`` into tasks of
+``task_size`` contiguous indexes. The counter-based generator makes each task independent:
+donne ``i`` is the same whatever the task, worker, thread count or chunk size, so the
+dataset equals a single-process run (:func:`simcoinche.simulate.simulate`) row for row.
+
+Dataset directory ``DIR``:
+
+- ``part-000000.parquet``, ``part-000001.parquet``, … — task ``t`` holds the donnes
+  ``t * task_size ..`` in order (row groups of ``chunk_size`` donnes), with the run's
+  metadata in the Parquet schema like a single-file run;
+- ``manifest.json`` — format, the run **fingerprint** (everything that determines the rows:
+  seed, n, profile and its packed rules, players and their parameters, record_play,
+  dealer, simcoinche, rules and kernel versions, generator, task size), the run metadata,
+  the task list ``[start, rows]`` and, per completed task, its part's file name, row count,
+  size, sha256 and summary statistics;
+- ``.simcoinche-run`` — the run id; the client holds an exclusive lock on it while running.
+
+Protocol. Workers write ``part-XXXXXX.parquet.<random>.partial``, fsync it, hash it, and
+rename it to ``part-XXXXXX.parquet`` (atomic; two attempts of one task write identical
+bytes). The client is the only writer of the manifest (atomically: temporary file, fsync,
+rename) and records a part only after its task returned and the file is visible from the
+client with the returned size. A rerun of the same command verifies every recorded part
+(present, same size and sha256) and submits only the missing tasks; a directory holding a
+manifest with another fingerprint is refused (or wiped of its simcoinche files with
+``overwrite``), so two runs never mix. A worker killed mid-task is retried by Dask; its
+partial file is never renamed, so no donne is lost or duplicated.
+
+Workers need simcoinche (same version and kernels: checked per task) and the output
+directory on storage shared with the client. A task holds one chunk of kernel output and
+its Arrow table at a time, so worker memory does not grow with the task size.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import math
+import os
+import re
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simcoinche._kernels import kernel_source_digest
+from simcoinche._kernels.rng import seed_key
+from simcoinche.errors import InputError
+from simcoinche.profiles import Profile
+from simcoinche.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest, schema
+from simcoinche.simulate import RunSummary, _Buffers, _Plan, _plan, _positive_int, writer_options
+
+try:  # POSIX advisory lock on the run file; without fcntl the lock is skipped
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+DEFAULT_TASK_SIZE = 1 << 20
+# A scheduler handles a few hundred thousand tasks; beyond that, larger tasks are better.
+MAX_TASKS = 200_000
+CONNECT_TIMEOUT = 10.0
+RUN_FILE = ".simcoinche-run"
+MANIFEST_INTERVAL = 1.0  # seconds between two manifest writes while parts complete
+_PART_RE = re.compile(r"part-\d{6,}\.parquet(\.[0-9a-f]+\.partial)?")
+_MANIFEST_TMP_RE = re.compile(re.escape(MANIFEST_NAME) + r"\.[0-9a-f]+\.tmp")
+# Summary fields that describe the run, not accumulated statistics of its donnes.
+_RUN_FIELDS = frozenset({"n", "seconds", "threads", "players", "profile", "seed", "path"})
+# Kernel calls of the tasks running in one worker process go one at a time, each with all
+# of the worker's threads; Parquet encoding of one task overlaps the kernel of another.
+_KERNEL_LOCK = threading.Lock()
+
+
+class DistributedRunError(InputError):
+    """A task failed on the cluster (unwritable or unshared storage, workers lost…).
+
+    One line, like every :class:`InputError`; rerunning the same command resumes the run.
+    """
+
+
+def part_name(index: int) -> str:
+    """File name of the part of task ``index`` (``part-000123.parquet``)."""
+    return f"part-{index:06d}.parquet"
+
+
+def default_dataset(profile: str, seed: int, n: int) -> Path:
+    """Default dataset directory ``runs/simcoinche-<profile>-s<seed>-n<n>``."""
+    return Path("runs") / f"simcoinche-{profile}-s{seed}-n{n}"
+
+
+@dataclass
+class DatasetSummary(RunSummary):
+    """What a distributed run did: the :class:`RunSummary` of all its donnes (statistics
+    from every part, including parts kept from an earlier attempt) plus the cluster."""
+
+    workers: int = 0
+    parts: int = 0
+    parts_reused: int = 0
+    computed: int = 0
+    scheduler: str = ""
+
+    def text(self) -> str:
+        """Short human summary (a few lines)."""
+        lines = [super().text()]
+        line = (f"engine dask ({self.scheduler}): {self.workers} workers, {self.threads} "
+                f"threads; {self.parts} parts")
+        if self.parts_reused == self.parts:
+            line += ", all already complete (verified): nothing to compute"
+        elif self.parts_reused:
+            rate = self.computed / self.seconds if self.seconds > 0 else float("inf")
+            line += (f", {self.parts_reused} already complete (verified); computed "
+                     f"{self.computed:,} donnes ({rate:,.0f} donnes/s)")
+        lines.append(line)
+        return "\n".join(lines)
+
+
+# --- fingerprint and manifest -----------------------------------------------------------
+
+
+def _fingerprint(plan: _Plan, task_size: int) -> dict[str, Any]:
+    md = plan.metadata()
+    fp = {k: md[k] for k in ("seed", "n", "profile", "players", "param_arrays", "dealer",
+                             "record_play", "version", "rules_version", "generator")}
+    fp["profile_rules"] = plan.profile.packed.tolist()
+    fp["kernels"] = kernel_source_digest()
+    fp["task_size"] = task_size
+    return json.loads(json.dumps(fp))  # tuples → lists, as read back from the manifest
+
+
+def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    out = []
+    for k in sorted(set(old) | set(new)):
+        a, b = old.get(k), new.get(k)
+        if a == b:
+            continue
+        if isinstance(a, (list, dict)) or isinstance(b, (list, dict)) or k == "kernels":
+            out.append(f"{k} differs")
+        else:
+            out.append(f"{k} {a!r} there, {b!r} asked")
+    return "; ".join(out)
+
+
+def _tasks(n: int, task_size: int) -> list[list[int]]:
+    return [[s, min(task_size, n - s)] for s in range(0, n, task_size)]
+
+
+def _write_json_atomic(path: Path, data: Mapping[str, Any]) -> None:
+    tmp = path.with_name(f"{path.name}.{uuid.uuid4().hex[:12]}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(data, f, separators=(",", ":"))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _sha256(path: Path) -> tuple[str, int]:
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+            size += len(block)
+    return h.hexdigest(), size
+
+
+def _fsync_dir(directory: Path | str) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # not supported by every file system
+    finally:
+        os.close(fd)
+
+
+def _remove(p: Path) -> None:
+    try:
+        p.unlink()
+    except OSError:
+        pass
+
+
+# --- the task (runs on a worker) --------------------------------------------------------
+
+
+def _task_threads(threads: int | None) -> int:
+    if threads is None:
+        try:
+            from distributed import get_worker
+
+            threads = int(get_worker().state.nthreads)
+        except (ImportError, ValueError):
+            threads = numba.config.NUMBA_NUM_THREADS  # called outside a worker
+    return max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
+
+
+def _stats(summary: RunSummary) -> dict[str, Any]:
+    return {f.name: getattr(summary, f.name) for f in fields(summary)
+            if f.name not in _RUN_FIELDS}
+
+
+def run_task(plan: _Plan, key: int, index: int, start: int, rows: int, directory: str,
+             meta: Mapping[str, Any], run_id: str, kernels: str,
+             threads: int | None = None) -> dict[str, Any]:
+    """Simulate the donnes ``start .. start+rows-1`` into ``part-<index>.parquet``.
+
+    Runs on a Dask worker (or anywhere): kernels in chunks of ``plan.chunk`` donnes with
+    ``threads`` numba threads (default: the worker's thread count), one Parquet row group
+    per chunk, written to a private ``.partial`` file, fsynced, hashed, then renamed.
+
+    Parameters
+    ----------
+    plan : simcoinche.simulate._Plan
+        The validated run (profile, players, parameters, dealer, record_play, chunk).
+    key : int
+        :func:`simcoinche._kernels.rng.seed_key` of the run's seed (uint64 as int).
+    index, start, rows : int
+        Task index (part number), first donne and number of donnes.
+    directory : str
+        The dataset directory (shared storage).
+    meta : mapping
+        Run metadata stored in the part's Parquet schema.
+    run_id : str
+        The run id the client wrote to ``.simcoinche-run``; a task of an abandoned run
+        (the directory was overwritten by another run since) discards its part.
+    kernels : str
+        The client's :func:`simcoinche._kernels.kernel_source_digest`; a worker with other
+        kernels refuses the task (its rows could differ).
+    threads : int, optional
+        Numba threads for the kernels.
+
+    Returns
+    -------
+    dict
+        ``index``, ``file``, ``rows``, ``bytes``, ``sha256``, ``stats`` (the part's
+        :class:`RunSummary` statistics), ``seconds``.
+    """
+    t0 = time.perf_counter()
+    if kernels != kernel_source_digest():
+        raise RuntimeError(f"this worker's simcoinche kernels ({kernel_source_digest()}) "
+                           f"differ from the client's ({kernels}); install the same version")
+    nthreads = _task_threads(threads)
+    folder = Path(directory)
+    path = folder / part_name(index)
+    tmp = folder / f"{path.name}.{uuid.uuid4().hex[:12]}.partial"
+    sch = schema(plan.record, dict(meta))
+    summary = RunSummary(rows, 0.0, nthreads, plan.players, plan.profile.name, plan.seed)
+    chunk = min(plan.chunk, rows)
+    buf = _Buffers(chunk, plan.record)
+    run_key = np.uint64(key)
+    try:
+        try:
+            writer = pq.ParquetWriter(tmp, sch, **writer_options(sch))
+        except (OSError, pa.ArrowException) as exc:
+            raise OSError(f"cannot write {str(tmp)!r} ({str(exc).splitlines()[0]}); the "
+                          "output directory must be on storage shared by the client and "
+                          "every worker") from None
+        with writer:
+            for s in range(start, start + rows, chunk):
+                k = min(chunk, start + rows - s)
+                with _KERNEL_LOCK:
+                    previous = numba.get_num_threads()
+                    numba.set_num_threads(nthreads)
+                    try:
+                        buf.run(plan, run_key, s, k)
+                    finally:
+                        numba.set_num_threads(previous)
+                summary.add_chunk(buf.out[:, :k])
+                writer.write_table(buf.table(plan, s, k, sch), row_group_size=k)
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        digest, size = _sha256(tmp)
+        try:
+            current = (folder / RUN_FILE).read_text(encoding="utf-8").strip()
+        except OSError:
+            current = None
+        if current != run_id:
+            raise RuntimeError(f"the run in {directory!r} changed; part {index} discarded")
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+    _fsync_dir(folder)
+    return {"index": index, "file": path.name, "rows": rows, "bytes": size,
+            "sha256": digest, "stats": _stats(summary),
+            "seconds": time.perf_counter() - t0}
+
+
+# --- the client -------------------------------------------------------------------------
+
+
+def local_cluster_shape(cores: int | None = None) -> tuple[int, int]:
+    """Workers and threads per worker of the default local cluster: one single-threaded
+    worker process per core (measured on 2 cores: 2×1 beats 1×2, see the README)."""
+    if cores is None:
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except AttributeError:  # pragma: no cover - not Linux
+            cores = os.cpu_count() or 1
+    cores = max(1, min(cores, numba.config.NUMBA_NUM_THREADS))
+    return cores, 1
+
+
+@contextlib.contextmanager
+def _connect(scheduler: str | None, client: Any, timeout: float,
+             shape: tuple[int, int] | None) -> Iterator[tuple[Any, str]]:
+    """A connected ``distributed.Client`` and a name for it; closes what it opened."""
+    if client is not None:
+        yield client, str(client.scheduler.address)
+        return
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InputError("--engine dask needs dask.distributed: "
+                         "pip install 'simcoinche[dask]'") from None
+    cluster = None
+    if scheduler is None:
+        workers, per_worker = shape or local_cluster_shape()
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=per_worker,
+                               processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
+        name = f"local cluster {workers}×{per_worker}"
+        try:
+            c = Client(cluster, timeout=timeout)
+        except BaseException:
+            cluster.close()
+            raise
+    else:
+        name = scheduler
+        try:
+            c = Client(scheduler, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise InputError(f"cannot reach the Dask scheduler {scheduler!r} within "
+                             f"{timeout:g} s ({reason})") from None
+    try:
+        if not c.scheduler_info().get("workers"):
+            try:
+                c.wait_for_workers(1, timeout=timeout)
+            except (OSError, TimeoutError) as exc:
+                raise InputError(f"the Dask scheduler {name!r} has no workers (waited "
+                                 f"{timeout:g} s)") from exc
+        yield c, name
+    finally:
+        c.close()
+        if cluster is not None:
+            cluster.close()
+
+
+class _Directory:
+    """The dataset directory: inspection, run lock, manifest."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock_fd: int | None = None
+
+    def entries(self) -> list[str]:
+        try:
+            return sorted(os.listdir(self.path))
+        except FileNotFoundError:
+            return []
+
+    def inspect(self, fingerprint: Mapping[str, Any], overwrite: bool) -> dict | None:
+        """The manifest to resume from (``None``: start afresh); refuses foreign content
+        and, without ``overwrite``, another run's manifest."""
+        where = str(self.path)
+        if self.path.exists() and not self.path.is_dir():
+            raise InputError(f"output {where!r} is a file; --engine dask writes a dataset "
+                             "directory")
+        names = self.entries()
+        if MANIFEST_NAME not in names:
+            foreign = [e for e in names if e != RUN_FILE and not _PART_RE.fullmatch(e)
+                       and not _MANIFEST_TMP_RE.fullmatch(e)]
+            if foreign:
+                raise InputError(f"output directory {where!r} is not empty and holds no "
+                                 f"simcoinche {MANIFEST_NAME} (found {foreign[0]!r})")
+            return None
+        manifest = load_manifest(self.path)
+        diff = _differences(manifest["fingerprint"], fingerprint)
+        if not diff:
+            return manifest
+        if not overwrite:
+            raise InputError(f"output directory {where!r} holds another run ({diff}); "
+                             "choose another --out, or --overwrite to replace it")
+        return None
+
+    def create(self, parents: bool) -> None:
+        try:
+            self.path.mkdir(parents=parents, exist_ok=True)
+        except FileNotFoundError:
+            raise InputError(f"cannot write {str(self.path)!r}: directory "
+                             f"{str(self.path.parent)!r} does not exist") from None
+        except OSError as exc:
+            raise InputError(f"cannot create {str(self.path)!r}: {exc.strerror}") from None
+        if not os.access(self.path, os.W_OK):
+            raise InputError(f"cannot write {str(self.path)!r}: directory not writable")
+
+    def lock(self) -> None:
+        """Take the run file's exclusive lock (another client on this directory: error)."""
+        fd = os.open(self.path / RUN_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise InputError(f"output directory {str(self.path)!r} is in use by another "
+                                 "simcoinche run") from None
+        self._lock_fd = fd
+
+    def set_run_id(self, run_id: str) -> None:
+        assert self._lock_fd is not None
+        os.ftruncate(self._lock_fd, 0)
+        os.pwrite(self._lock_fd, run_id.encode(), 0)
+        os.fsync(self._lock_fd)
+
+    def unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # releases the flock
+            self._lock_fd = None
+
+    def wipe(self) -> None:
+        """Remove this directory's simcoinche files (parts, partials, manifest); nothing
+        else is touched."""
+        for name in self.entries():
+            if name == MANIFEST_NAME or _PART_RE.fullmatch(name) \
+                    or _MANIFEST_TMP_RE.fullmatch(name):
+                _remove(self.path / name)
+
+    def verified_parts(self, manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """The recorded parts whose file is present with the recorded size and sha256."""
+        ok: dict[str, dict[str, Any]] = {}
+        tasks = manifest["tasks"]
+        for key, part in manifest["parts"].items():
+            try:
+                t = int(key)
+                entry = self.path / part["file"]
+                if part["file"] != part_name(t) or part["rows"] != tasks[t][1]:
+                    continue
+                if entry.stat().st_size != part["bytes"]:
+                    continue
+                if _sha256(entry)[0] == part["sha256"]:
+                    ok[key] = part
+            except (OSError, KeyError, ValueError, IndexError, TypeError):
+                continue  # missing or malformed: the task runs again
+        return ok
+
+    def clean_partials(self) -> None:
+        for name in self.entries():
+            if name.endswith(".partial") and _PART_RE.fullmatch(name):
+                _remove(self.path / name)
+
+    def write_manifest(self, manifest: Mapping[str, Any]) -> None:
+        _write_json_atomic(self.path / MANIFEST_NAME, manifest)
+
+
+def _merge_stats(summary: RunSummary, stats: Mapping[str, Any]) -> None:
+    """Add one part's statistics (as stored in the manifest) to ``summary``."""
+    for name, value in stats.items():
+        if not hasattr(summary, name):
+            continue
+        mine = getattr(summary, name)
+        if isinstance(mine, dict):
+            for k, v in value.items():
+                k = int(k) if isinstance(k, str) and k.lstrip("-").isdigit() else k
+                if k in mine and isinstance(v, list):
+                    mine[k] = [a + b for a, b in zip(mine[k], v, strict=True)]
+                else:
+                    mine[k] = list(v) if isinstance(v, list) else v
+        elif isinstance(mine, list):
+            setattr(summary, name, [a + b for a, b in zip(mine, value, strict=True)])
+        elif isinstance(mine, (int, float)) and not isinstance(mine, bool):
+            setattr(summary, name, mine + value)
+
+
+def _progress(total: int, enabled: bool | None, initial: int):
+    import sys
+
+    from tqdm import tqdm
+
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    return tqdm(total=total, initial=initial, unit=" donnes", unit_scale=True,
+                disable=not enabled, file=sys.stderr, smoothing=0.1, dynamic_ncols=True)
+
+
+def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federal",
+                  players: str | Sequence[str] | None = "heuristic",
+                  out: str | os.PathLike[str] | None = None, *,
+                  scheduler: str | None = None, client: Any = None,
+                  task_size: int | None = None, threads: int | None = None,
+                  record_play: bool = False, overwrite: bool = False,
+                  chunk_size: int | None = None, dealer: int | None = None,
+                  params: Sequence[Mapping[str, float] | None] | None = None,
+                  progress: bool | None = None, timeout: float | None = None,
+                  cluster_shape: tuple[int, int] | None = None) -> DatasetSummary:
+    """Simulate ``n`` donnes on a Dask cluster into a dataset directory (resumable).
+
+    The rows are those of :func:`simcoinche.simulate.simulate` with the same ``n``,
+    ``seed``, ``profile``, ``players``, ``record_play``, ``dealer`` and ``params``, in the
+    same order (read them with :func:`simcoinche.read_results` on the directory).
+
+    Parameters
+    ----------
+    n, seed, profile, players, record_play, dealer, params
+        As :func:`simcoinche.simulate.simulate`.
+    out : path-like, optional
+        Dataset directory (default :func:`default_dataset`). Rerunning into a directory
+        that holds this run's manifest resumes it: complete parts are verified and kept.
+    scheduler : str, optional
+        Address of a running Dask scheduler (``tcp://host:8786``); default: a local
+        cluster sized to this machine (:func:`local_cluster_shape`).
+    client : distributed.Client, optional
+        An already connected client to use instead (not closed at the end).
+    task_size : int, optional
+        Donnes per task and part (default 1,048,576); part of the run's fingerprint.
+    threads : int, optional
+        Numba threads per task (default: the worker's thread count).
+    overwrite : bool
+        Replace a directory holding another run (only its simcoinche files are removed).
+    chunk_size : int, optional
+        Donnes per kernel call and Parquet row group inside a part (default 262,144).
+    progress : bool, optional
+        Progress bar on stderr (default: when stderr is a terminal).
+    timeout : float, optional
+        Seconds to reach the scheduler and find a worker (default 10).
+    cluster_shape : (int, int), optional
+        Workers and threads per worker of the local cluster.
+
+    Returns
+    -------
+    DatasetSummary
+        The summary of all ``n`` donnes, the cluster and how many parts were reused.
+
+    Raises
+    ------
+    InputError
+        Bad arguments, unreachable scheduler, a directory holding another run or foreign
+        files, a directory in use by another client; :class:`DistributedRunError` when a
+        task fails on the cluster (the parts done so far are kept for a rerun).
+    """
+    t0 = time.perf_counter()
+    plan = _plan(n, seed, profile, players, None, chunk_size, dealer, record_play, params)
+    if threads is not None:
+        threads = _positive_int(threads, "threads")
+    size = _positive_int(DEFAULT_TASK_SIZE if task_size is None else task_size, "task_size")
+    n_tasks = math.ceil(plan.n / size)
+    if n_tasks > MAX_TASKS:
+        raise InputError(f"task_size {size} makes {n_tasks:,} tasks (at most {MAX_TASKS:,}); "
+                         "use a larger --task-size")
+    timeout = CONNECT_TIMEOUT if timeout is None else float(timeout)
+    fingerprint = _fingerprint(plan, size)
+    default = out is None
+    folder = _Directory(default_dataset(plan.profile.name, plan.seed, plan.n)
+                        if default else Path(out))
+    folder.inspect(fingerprint, overwrite)  # refuse bad output before any connection
+    if not default and not folder.path.parent.exists():
+        raise InputError(f"cannot write {str(folder.path)!r}: directory "
+                         f"{str(folder.path.parent)!r} does not exist")
+
+    with _connect(scheduler, client, timeout, cluster_shape) as (c, name):
+        folder.create(parents=default)
+        folder.lock()
+        try:
+            return _run(c, name, plan, size, fingerprint, folder, overwrite, threads,
+                        progress, t0)
+        finally:
+            folder.unlock()
+
+
+def _run(c: Any, name: str, plan: _Plan, size: int, fingerprint: dict[str, Any],
+         folder: _Directory, overwrite: bool, threads: int | None, progress: bool | None,
+         t0: float) -> DatasetSummary:
+    from distributed import as_completed
+
+    previous = folder.inspect(fingerprint, overwrite)  # again, under the lock
+    meta = plan.metadata()
+    meta.update(engine="dask", task_size=size, kernels=fingerprint["kernels"])
+    if previous is None:
+        folder.wipe()
+        manifest = {"format": DATASET_FORMAT, "run_id": uuid.uuid4().hex,
+                    "fingerprint": fingerprint, "metadata": meta,
+                    "tasks": _tasks(plan.n, size), "parts": {}, "complete": False}
+    else:
+        manifest = previous
+        manifest["parts"] = folder.verified_parts(previous)
+        manifest["complete"] = False
+    folder.set_run_id(manifest["run_id"])
+    folder.clean_partials()
+    folder.write_manifest(manifest)
+
+    tasks = manifest["tasks"]
+    parts = manifest["parts"]
+    todo = [t for t in range(len(tasks)) if str(t) not in parts]
+    reused = len(tasks) - len(todo)
+    nthreads = c.nthreads()
+    summary = DatasetSummary(plan.n, 0.0, sum(nthreads.values()), plan.players,
+                             plan.profile.name, plan.seed, str(folder.path),
+                             workers=len(nthreads), parts=len(tasks), parts_reused=reused,
+                             scheduler=name)
+    key = int(seed_key(np.uint64(plan.seed)))
+    kernels = fingerprint["kernels"]
+    window = 4 * max(1, summary.threads) + 4  # tasks in flight on the scheduler
+    pending = iter(todo)
+    running: dict[Any, int] = {}
+
+    def submit_next() -> Any:
+        t = next(pending, None)
+        if t is None:
+            return None
+        start, rows = tasks[t]
+        fut = c.submit(run_task, plan, key, t, start, rows, str(folder.path), meta,
+                       manifest["run_id"], kernels, threads, pure=False,
+                       key=f"simcoinche-part-{t}-{uuid.uuid4().hex[:8]}")
+        running[fut] = t
+        return fut
+
+    done_rows = sum(p["rows"] for p in parts.values())
+    last_write = time.monotonic()
+    try:
+        with _progress(plan.n, progress, done_rows) as bar:
+            first = [f for f in (submit_next() for _ in range(window)) if f is not None]
+            queue = as_completed(first)
+            for fut in queue:
+                t = running.pop(fut)
+                start, rows = tasks[t]
+                try:
+                    res = fut.result()
+                except Exception as exc:
+                    line = str(exc).splitlines()[0] if str(exc) else ""
+                    raise DistributedRunError(
+                        f"task {t} (donnes {start}..{start + rows - 1}) failed on the "
+                        f"cluster: {type(exc).__name__}: {line}; fix the cause and rerun "
+                        "the same command to resume") from None
+                fut.release()
+                _check_part(folder.path, t, rows, res)
+                parts[str(t)] = {k: res[k] for k in ("file", "rows", "bytes", "sha256",
+                                                     "stats")}
+                summary.computed += rows
+                bar.update(rows)
+                nxt = submit_next()
+                if nxt is not None:
+                    queue.add(nxt)
+                if time.monotonic() - last_write >= MANIFEST_INTERVAL:
+                    folder.write_manifest(manifest)
+                    last_write = time.monotonic()
+        manifest["complete"] = len(parts) == len(tasks)
+    finally:
+        if running:
+            c.cancel(list(running))
+        folder.write_manifest(manifest)
+    folder.clean_partials()
+    for t in range(len(tasks)):
+        _merge_stats(summary, parts[str(t)]["stats"])
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def _check_part(folder: Path, t: int, rows: int, res: Mapping[str, Any]) -> None:
+    """The client sees the part the worker wrote (shared storage), with its row count."""
+    path = folder / part_name(t)
+    if res.get("index") != t or res.get("rows") != rows or res.get("file") != path.name:
+        raise DistributedRunError(f"task {t} returned a result for another part ({res!r})")
+    try:
+        seen = path.stat().st_size
+    except OSError:
+        seen = -1
+    if seen != res["bytes"]:
+        raise DistributedRunError(
+            f"part {path.name} written by a worker is not visible from the client in "
+            f"{str(folder)!r}: the output directory must be on storage shared by the "
+            "client and every worker")
