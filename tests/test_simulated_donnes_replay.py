@@ -99,3 +99,22 @@ def test_other_profiles_simulated_donnes_replay_legal_with_identical_scores(prof
     for row in df.to_dict("records"):
         row["trump"] = None if row["passed_out"] else str(row["trump"])
         check_row(row, profile)
+
+
+@pytest.mark.parametrize("profile", ["classic", "strict"])
+def test_generale_is_made_only_when_the_bidder_himself_takes_all_eight_tricks(profile):
+    """RULES.md générale: "one player takes all 8 tricks". Random players bid générale
+    often enough; every such contract replays with the reference engine's verdict, and
+    among them a team that took all 8 tricks without its bidder taking them all fails."""
+    df = simulate(30000, seed=2024, profile=profile, players="random", record_play=True,
+                  progress=False)
+    nv = len(get_profile(profile).bid_values)
+    gen = df[df["bid_level"] == nv + 1]
+    assert len(gen) > 50
+    team_all8 = 0
+    for row in gen.to_dict("records"):
+        team = row["taker"] & 1
+        team_all8 += row[f"tricks_t{team}"] == 8
+        row["trump"] = str(row["trump"])
+        check_row(row, profile)
+    assert team_all8 > gen["made"].sum()

@@ -208,6 +208,7 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
         cpts[t] = 0
         tricks[t] = 0
     played = np.int64(0)
+    taker_tricks = 0
     last_team = 0
     pos = 0
     for tr in range(8):
@@ -261,6 +262,8 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
         tricks[last_team] += 1
         info[I_POINTS + last_team] = cpts[last_team]
         info[I_TRICKS + last_team] = tricks[last_team]
+        if winner == taker:
+            taker_tricks += 1
         leader = winner
     if tricks[0] == 8 or tricks[1] == 8:
         # "a team that wins all 8 tricks has C = 252 ... and the other 0".
@@ -270,7 +273,9 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
         # "+10 for the last trick ("dix de der")".
         cpts[last_team] += prof[P_LAST_TRICK_BONUS]
 
-    made = score_donne(taker & 1, level, kind, coinche, cpts, tricks, ann, bel, prof, score)
+    # A générale is made only if the bidder himself takes all 8 tricks.
+    made = score_donne(taker & 1, level, kind, coinche, cpts, tricks, ann, bel, prof, score,
+                       taker_tricks)
     return 1 if made else 0
 
 
