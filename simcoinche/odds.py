@@ -30,15 +30,19 @@ and, per level, P(made) with a Wilson 95 % interval; :meth:`OddsResult.to_dict` 
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 
 from simcoinche._kernels.rng import seed_key
 from simcoinche._kernels.sampler import W_SHAPE, completion_table, sample_deals
 from simcoinche.cards import (
+    CONTRACT_KIND_NAMES,
     SUIT_NAMES,
     SUITS,
     format_card,
@@ -49,6 +53,8 @@ from simcoinche.cards import (
     popcount,
 )
 from simcoinche.errors import InputError
+from simcoinche.profiles import Profile, get_profile
+from simcoinche.stats import wilson_interval
 
 DEFAULT_SAMPLES = 10_000   # ±1 % at 95 % for p = 0.5: 1.96² · 0.25 / 0.01² ≈ 9,604
 MAX_SEED = (1 << 64) - 1
@@ -256,3 +262,362 @@ def deals(hand: str | Iterable[str] | int, seat: int = 0,
     if n_deals == 0:
         raise InputError("no deal is consistent with the constraints: " + result.describe())
     return result
+
+
+# --------------------------------------------------------------------------------------
+# playing every contract
+# --------------------------------------------------------------------------------------
+
+#: Default chunk of deals per kernel call (progress bar granularity; no effect on results).
+CHUNK = 1 << 15
+#: Quantiles of the takers' total reported (percent).
+QUANTILES = (5, 25, 50, 75, 95)
+HIST_BIN = 10
+
+
+@dataclass
+class LevelOdds:
+    """P(made) of one bid: ``made`` of ``n`` deals, with a Wilson 95 % interval."""
+
+    value: int          # bid value (capot: the profile's capot value)
+    label: str          # "80", …, "capot"
+    level: int          # ladder level (capot: n_values)
+    made: int
+    n: int
+    low: float
+    high: float
+
+    @property
+    def p(self) -> float:
+        """Share of the deals in which the contract is made."""
+        return self.made / self.n
+
+
+@dataclass
+class KindOdds:
+    """Odds of one contract kind: the takers' total and P(made) per level."""
+
+    kind: int
+    totals: np.ndarray = field(repr=False)   # T_t per deal (int32)
+    all_tricks: int = 0                      # deals where the takers won all 8 tricks
+    levels: list[LevelOdds] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """Contract kind text: S H D C SA TA."""
+        return CONTRACT_KIND_NAMES[self.kind]
+
+    def total_summary(self) -> dict[str, Any]:
+        """Mean, standard deviation, quantiles and 10-point histogram of ``T_t``."""
+        t = self.totals.astype(np.float64)
+        counts = np.bincount(self.totals // HIST_BIN)
+        return {
+            "mean": float(t.mean()),
+            "sd": float(t.std()),
+            "quantiles": {str(q): float(np.percentile(t, q)) for q in QUANTILES},
+            "histogram": {"bin_width": HIST_BIN, "start": 0,
+                          "counts": [int(c) for c in counts]},
+        }
+
+
+@dataclass
+class OddsResult:
+    """Everything :func:`odds` computed (see :meth:`to_dict` for the JSON layout)."""
+
+    deals: Deals
+    dealer: int
+    profile: str
+    players: tuple[str, str]
+    samples: int
+    seed: int
+    kinds: list[KindOdds]
+    seconds: float = 0.0
+
+    def kind(self, name: str | int) -> KindOdds:
+        """The odds of one contract kind (``"H"`` or ``1``)."""
+        k = _parse_kinds(name, None)[0] if not isinstance(name, int) else name
+        for ko in self.kinds:
+            if ko.kind == k:
+                return ko
+        raise InputError(f"contract {name!r} was not played")
+
+    def level(self, kind: str | int, value: str | int) -> LevelOdds:
+        """P(made) of one bid, e.g. ``result.level("H", 100)``."""
+        ko = self.kind(kind)
+        label = check_level(value, self.profile)
+        for lv in ko.levels:
+            if lv.label == label:
+                return lv
+        raise InputError(f"bid value {value!r} was not played")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` output.
+
+        Keys: ``hand`` (cards), ``seat``, ``dealer``, ``profile``, ``players``,
+        ``samples``, ``seed``, ``constraints`` (``give``: seat → cards, ``void``: seat →
+        suits), ``consistent_deals`` (exact count), ``interval`` (its method),
+        ``seconds``, and ``contracts``: one object per kind with ``trump`` (S H D C SA
+        TA), ``takers_total`` (``mean``, ``sd``, ``quantiles`` in percent → value,
+        ``histogram`` with ``bin_width``, ``start``, ``counts``), ``all_tricks`` (deals
+        in which the takers won every trick) and ``levels``: per bid ``bid`` (token such
+        as ``100H``), ``value``, ``made``, ``n``, ``p``, ``low``, ``high``.
+        """
+        d = self.deals
+        give = {str(s): format_mask(d.given[s]) for s in range(4)
+                if s != d.seat and d.given[s]}
+        void = {str(s): "".join(SUITS[k] for k in range(4) if (d.voids[s] >> k) & 1)
+                for s in range(4) if d.voids[s]}
+        return {
+            "hand": format_mask(d.hand),
+            "seat": d.seat,
+            "dealer": self.dealer,
+            "profile": self.profile,
+            "players": list(self.players),
+            "samples": self.samples,
+            "seed": self.seed,
+            "constraints": {"give": give, "void": void},
+            "consistent_deals": d.n_deals,
+            "interval": "Wilson 95 %",
+            "seconds": round(self.seconds, 3),
+            "contracts": [{
+                "trump": ko.name,
+                "takers_total": ko.total_summary(),
+                "all_tricks": ko.all_tricks,
+                "levels": [{"bid": f"{lv.label}{ko.name}", "value": lv.value,
+                            "made": lv.made, "n": lv.n, "p": lv.p, "low": lv.low,
+                            "high": lv.high} for lv in ko.levels],
+            } for ko in self.kinds],
+        }
+
+    def table(self) -> str:
+        """The terminal table: one column per contract kind, one row per bid level."""
+        d = self.deals
+        head = (f"odds of {format_mask(d.hand)} (seat {d.seat}, dealer {self.dealer}, "
+                f"profile {self.profile}, players {self.players[0]},{self.players[1]})")
+        cons = d.describe().split("; ", 1)
+        lines = [head,
+                 f"{self.samples:,} deals of the unseen cards (seed {self.seed}), drawn "
+                 f"uniformly among {d.n_deals:,} consistent deals"
+                 + (f" [{cons[1]}]" if len(cons) > 1 else "")
+                 + f"; {self.seconds:.1f} s",
+                 "P(made) in % with its Wilson 95 % interval; takers' total T_t = card "
+                 "points + announcements + belote"]
+        w = 22
+        lines.append("")
+        lines.append(f"{'':<14}" + "".join(f"{ko.name:>{w}}" for ko in self.kinds))
+        summaries = [ko.total_summary() for ko in self.kinds]
+        lines.append(f"{'T_t mean':<14}" + "".join(
+            f"{s['mean']:>{w}.1f}" for s in summaries))
+        lines.append(f"{'T_t 5/50/95 %':<14}" + "".join(
+            f"{'{:.0f} / {:.0f} / {:.0f}'.format(s['quantiles']['5'], s['quantiles']['50'], s['quantiles']['95']):>{w}}"  # noqa: E501
+            for s in summaries))
+        labels = [lv.label for lv in self.kinds[0].levels]
+        for i, label in enumerate(labels):
+            cells = []
+            for ko in self.kinds:
+                lv = ko.levels[i]
+                cells.append(f"{100 * lv.p:5.1f} [{100 * lv.low:5.1f}, {100 * lv.high:5.1f}]")
+            lines.append(f"{label:<14}" + "".join(f"{c:>{w}}" for c in cells))
+        return "\n".join(lines)
+
+    def line(self, kind: str | int, value: str | int) -> str:
+        """One-line answer: ``100H by JH 9H …: made in 87.3 % of 10,000 deals [86.6, 87.9]``."""
+        ko = self.kind(kind)
+        lv = self.level(kind, value)
+        return (f"{lv.label}{ko.name} with {format_mask(self.deals.hand)} (seat "
+                f"{self.deals.seat}, dealer {self.dealer}): made in {100 * lv.p:.1f} % of "
+                f"{lv.n:,} deals (95 % interval {100 * lv.low:.1f}–{100 * lv.high:.1f} %)")
+
+
+def _parse_kinds(trump: str | int | Iterable[str | int] | None, profile: Any
+                 ) -> list[int]:
+    """Contract kinds from ``"H"``, ``"S,H"``, ``"SA"``, ``[0, 1]`` (default: all)."""
+    prof = get_profile(profile) if profile is not None else None
+    if trump is None:
+        return list(prof.contract_kinds)
+    items: list[Any]
+    if isinstance(trump, str):
+        items = trump.replace(",", " ").split()
+    elif isinstance(trump, (int, np.integer)):
+        items = [int(trump)]
+    else:
+        items = []
+        for t in trump:
+            items += t.replace(",", " ").split() if isinstance(t, str) else [t]
+    if not items:
+        raise InputError("--trump: no contract kind given")
+    kinds: list[int] = []
+    for t in items:
+        if isinstance(t, str):
+            u = t.strip().upper()
+            if u not in CONTRACT_KIND_NAMES:
+                raise InputError(f"unknown contract kind {t!r}: expected S H D C SA TA")
+            k = CONTRACT_KIND_NAMES.index(u)
+        elif isinstance(t, (int, np.integer)) and 0 <= int(t) <= 5:
+            k = int(t)
+        else:
+            raise InputError(f"unknown contract kind {t!r}: expected S H D C SA TA")
+        if prof is not None and k not in prof.contract_kinds:
+            raise InputError(f"no {CONTRACT_KIND_NAMES[k]} contracts in profile {prof.name}")
+        if k not in kinds:
+            kinds.append(k)
+    return kinds
+
+
+def check_level(value: str | int, profile: str | Profile | None = "federal") -> str:
+    """Label (``"100"``, ``"capot"``) of a bid value of the profile's ladder or capot.
+
+    Raises
+    ------
+    InputError
+        When ``value`` is neither (générale is not offered: see :func:`odds`).
+    """
+    prof = get_profile(profile)
+    text = str(value).strip().lower()
+    if text == "capot" or text == str(prof.capot_value):
+        return "capot"
+    if text.isdigit() and int(text) in prof.bid_values:
+        return text
+    raise InputError(f"bid value {value!r} is not a level of profile {prof.name}: "
+                     + ", ".join(map(str, prof.bid_values)) + ", capot")
+
+
+def _positive(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
+        raise InputError(f"{what} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def _progress(total: int, enabled: bool | None):
+    from tqdm import tqdm
+
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    return tqdm(total=total, unit=" plays", unit_scale=True, disable=not enabled,
+                file=sys.stderr, dynamic_ncols=True)
+
+
+def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = None,
+         trump: str | int | Iterable[str | int] | None = None,
+         samples: int = DEFAULT_SAMPLES, seed: int = 0,
+         give: Mapping[Any, Any] | Iterable[Any] | None = None,
+         void: Mapping[Any, Any] | Iterable[Any] | None = None,
+         profile: str | Profile | None = "federal",
+         players: str | Sequence[str] | None = "heuristic",
+         params: Sequence[Mapping[str, float] | None] | None = None,
+         threads: int | None = None, progress: bool | None = None) -> OddsResult:
+    """Odds of a hand: P(made) of every contract kind and bid level, by exact dealing.
+
+    Parameters
+    ----------
+    hand : str, list of str or int
+        The taker's 8 cards.
+    seat : int
+        The taker's seat (default 0).
+    dealer : int, optional
+        Dealer seat; default ``(seat + 3) % 4`` so that the taker leads the first trick.
+    trump : str, int or iterable, optional
+        Contract kinds to play (``"H"``, ``"S,H"``, ``"SA"``); default every kind of the
+        profile.
+    samples : int
+        Deals drawn (default 10,000: a 95 % interval of at most ±1 point).
+    seed : int
+        Seed (``0 .. 2**64-1``); deal ``i`` of a seed is always the same, and every
+        contract kind is played on the same deals.
+    give, void : optional
+        Constraints on the unseen cards (:func:`deals`).
+    profile : str or Profile
+        Rule profile (its ladder, capot, success test, point tables).
+    players : str or pair of str
+        Player kinds (team 0, team 1; default heuristic for both).
+    params : pair of mappings, optional
+        Parameter overrides per team (:mod:`simcoinche.players`).
+    threads : int, optional
+        Worker threads (default all); results do not depend on it.
+    progress : bool, optional
+        Progress bar on stderr (default: when stderr is a terminal).
+
+    Returns
+    -------
+    OddsResult
+
+    Raises
+    ------
+    InputError
+        Any bad argument or impossible constraint (one line naming the culprit).
+    """
+    from simcoinche._kernels.batch import PC_LEN, PC_TOTAL_TAKERS, PC_TRICKS, play_contracts
+    from simcoinche._kernels.sampler import made_at_levels
+    from simcoinche.players import param_array, parse_players
+
+    prof = get_profile(profile)
+    d = deals(hand, seat, give, void)
+    dealer = (d.seat + 3) % 4 if dealer is None else _seat(dealer, "dealer")
+    kinds = _parse_kinds(trump, prof)
+    samples = _positive(samples, "samples")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
+            or not 0 <= int(seed) <= MAX_SEED:
+        raise InputError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+    seed = int(seed)
+    pk = parse_players(players)
+    if params is None:
+        params = (None, None)
+    if isinstance(params, Mapping) or len(params) != 2:
+        raise InputError("params must be a pair (team 0, team 1) of name→value mappings")
+    rows = np.stack([param_array(pk[t], params[t]) for t in range(2)])
+    codes = np.array([pk[0].code, pk[1].code], dtype=np.int32)
+    max_threads = numba.config.NUMBA_NUM_THREADS
+    threads = max_threads if threads is None else _positive(threads, "threads")
+    if threads > max_threads:
+        raise InputError(f"threads must be at most {max_threads} on this machine, got {threads}")
+    nv = len(prof.bid_values)
+    levels = np.arange(nv + 1, dtype=np.int64)   # the ladder, then capot (not générale)
+    labels = [str(v) for v in prof.bid_values] + ["capot"]
+    values = [*prof.bid_values, prof.capot_value]
+    packed = prof.packed
+    team = d.seat & 1
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    t0 = time.perf_counter()
+    chunk = min(CHUNK, samples)
+    made = {k: np.zeros(len(levels), dtype=np.int64) for k in kinds}
+    totals = {k: np.empty(samples, dtype=np.int32) for k in kinds}
+    capots = dict.fromkeys(kinds, 0)
+    key = np.uint64(seed_key(np.uint64(seed)))
+    try:
+        with _progress(samples * len(kinds), progress) as bar:
+            for start in range(0, samples, chunk):
+                k_n = min(chunk, samples - start)
+                hands = d.sample(k_n, seed, start)
+                fixed = {
+                    "dealer": np.full(k_n, dealer, dtype=np.int8),
+                    "taker": np.full(k_n, d.seat, dtype=np.int8),
+                    "level": np.zeros(k_n, dtype=np.int8),
+                    "coinche": np.ones(k_n, dtype=np.int8),
+                }
+                pc = np.empty((PC_LEN, k_n), dtype=np.int32)
+                ok = np.empty((len(levels), k_n), dtype=np.uint8)
+                for k in kinds:
+                    # One play per deal and kind; every level is read off it (module doc).
+                    play_contracts(key, np.int64(start), hands, fixed["dealer"],
+                                   fixed["taker"], fixed["level"],
+                                   np.full(k_n, k, dtype=np.int8), fixed["coinche"], codes,
+                                   rows, packed, pc)
+                    made_at_levels(pc, team, k, levels, packed, ok)
+                    made[k] += ok.sum(axis=1, dtype=np.int64)
+                    totals[k][start:start + k_n] = pc[PC_TOTAL_TAKERS]
+                    capots[k] += int((pc[PC_TRICKS + team] == 8).sum())
+                    bar.update(k_n)
+    finally:
+        numba.set_num_threads(previous)
+    seconds = time.perf_counter() - t0
+
+    result = []
+    for k in kinds:
+        low, high = wilson_interval(made[k], np.full(len(levels), samples))
+        lv = [LevelOdds(values[i], labels[i], int(levels[i]), int(made[k][i]), samples,
+                        float(low[i]), float(high[i])) for i in range(len(levels))]
+        result.append(KindOdds(k, totals[k], capots[k], lv))
+    return OddsResult(d, dealer, prof.name, (pk[0].name, pk[1].name), samples, seed,
+                      result, seconds)

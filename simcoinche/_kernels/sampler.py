@@ -1,4 +1,8 @@
-"""Exact constrained dealing: uniform over every deal consistent with what a player knows.
+"""Kernels of the odds engine: exact constrained dealing, and every bid level from one play.
+
+Dealing is uniform over every deal consistent with what a player knows;
+:func:`made_at_levels` (end of the module) applies the success test of each bid level to
+deals played once.
 
 The problem
 -----------
@@ -41,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uint64
 
+from simcoinche._kernels.batch import PC_ANNOUNCE, PC_BELOTE, PC_CARD_POINTS, PC_TRICKS
 from simcoinche._kernels.rng import (
     RNG_STATE_LEN,
     STREAM_DEAL,
@@ -51,6 +56,7 @@ from simcoinche._kernels.rng import (
     popcount32,
     rng_seed,
 )
+from simcoinche._kernels.scoring import SCORE_LEN, score_donne
 
 MAX_CAP = 8          # a seat holds at most 8 cards
 W_SHAPE = (5, MAX_CAP + 1, MAX_CAP + 1)
@@ -247,3 +253,59 @@ def sample_deals(run_key, start, n, known, free, seats, allow, caps, w, out):
             sample_one(st, known, free, seats, allow, caps, w, perm, hands)
             for s in range(4):
                 out[i, s] = hands[s]
+
+
+# --------------------------------------------------------------------------------------
+# Every bid level from one play
+# --------------------------------------------------------------------------------------
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def made_at_levels(pc, taker_team, kind, levels, prof, made):
+    """Apply the profile's success test for every level to rows already played.
+
+    The odds engine plays each sampled deal once per contract kind
+    (:func:`.batch.play_contracts`) and asks here whether that play makes each bid
+    level: :func:`.scoring.score_donne` — the one success test of the code base — is
+    called with the row's tricks, card points, announcements and belote, uncoinched.
+    Exact because the players' card play does not read the bid level (see
+    :mod:`simcoinche.odds`). The announcements in ``pc`` are after the capot transfer;
+    ``score_donne`` transfers again only when the takers won all 8 tricks, and then the
+    defence's share is already 0, so re-applying it changes nothing.
+
+    Parameters
+    ----------
+    pc : int32[PC_LEN, n]
+        Output of :func:`.batch.play_contracts` (rows ``PC_*``).
+    taker_team : int
+        Team of the taker (0 or 1), the same on every row.
+    kind : int
+        Contract kind played (0..5).
+    levels : int64[m]
+        Ladder levels to test (``n_values`` = capot). Not générale: deciding it needs
+        the bidder's own tricks, which ``pc`` does not hold.
+    prof : int32[PROFILE_LEN]
+        Packed profile.
+    made : uint8[m, n]
+        Output: ``made[i, j] = 1`` when row ``j`` makes level ``levels[i]``.
+    """
+    n = pc.shape[1]
+    block = 4096
+    n_blocks = (n + block - 1) // block
+    for b in prange(n_blocks):
+        cpts = np.zeros(2, dtype=np.int32)
+        tricks = np.zeros(2, dtype=np.int32)
+        ann = np.zeros(2, dtype=np.int32)
+        bel = np.zeros(2, dtype=np.int32)
+        score = np.zeros(SCORE_LEN, dtype=np.int32)
+        lo = b * block
+        hi = min(n, lo + block)
+        for j in range(lo, hi):
+            for q in range(2):
+                cpts[q] = pc[PC_CARD_POINTS + q, j]
+                tricks[q] = pc[PC_TRICKS + q, j]
+                ann[q] = pc[PC_ANNOUNCE + q, j]
+                bel[q] = pc[PC_BELOTE + q, j]
+            for i in range(levels.shape[0]):
+                made[i, j] = score_donne(taker_team, levels[i], kind, 1, cpts, tricks, ann,
+                                         bel, prof, score)

@@ -1,0 +1,89 @@
+"""``simcoinche odds --hand "JH 9H AH TH KS 7C 8D AD"``: how often does this hand make each bid?
+
+Deals the unseen cards uniformly among the deals consistent with the constraints
+(``--give``, ``--void``), plays every candidate contract with the hand's seat as taker and
+prints P(made) per trump and bid level with Wilson 95 % intervals (``--json`` for the
+machine-readable form, ``--level`` for a one-line answer). See :mod:`simcoinche.odds`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``odds`` command to the CLI."""
+    p = sub.add_parser(
+        "odds",
+        help="odds of a hand: P(made) per trump and bid level, by exact dealing",
+        description="Deal the 24 unseen cards uniformly among all deals consistent with "
+        "the constraints, play every candidate contract (each trump; each bid level and "
+        "capot) with the hand's seat as taker, and print the takers' total and P(made) "
+        "with Wilson 95 %% intervals. The hand's seat leads the first trick unless "
+        "--dealer says otherwise.",
+    )
+    p.add_argument("--hand", required=True, metavar="CARDS",
+                   help='the taker\'s 8 cards, e.g. "JH 9H AH TH KS 7C 8D AD"')
+    p.add_argument("--seat", type=_int, default=0, metavar="SEAT",
+                   help="the hand's seat 0..3 (default 0)")
+    p.add_argument("--dealer", type=_int, default=None, metavar="SEAT",
+                   help="dealer seat (default: the seat before --seat, so the hand "
+                   "speaks and leads first)")
+    p.add_argument("--trump", action="append", default=None, metavar="KINDS",
+                   help="contract kinds to play: S H D C (SA TA where the profile has "
+                   "them), comma-separated or repeated (default: all)")
+    p.add_argument("--samples", type=_int, default=None, metavar="N",
+                   help="deals drawn (default 10,000: interval half-width at most 1 point)")
+    p.add_argument("--seed", type=_int, default=0, metavar="S", help="seed (default 0)")
+    p.add_argument("--give", action="append", default=None, metavar="SEAT:CARDS",
+                   help="cards known to be in a seat, e.g. --give 1:AS,KS (repeatable)")
+    p.add_argument("--void", action="append", default=None, metavar="SEAT:SUITS",
+                   help="suits a seat is known to lack, e.g. --void 2:H (repeatable)")
+    p.add_argument("--level", default=None, metavar="VALUE",
+                   help="print only the one-line answer for this bid value (e.g. 100 or "
+                   "capot) per contract kind played")
+    p.add_argument("--profile", default="federal", help="rule profile (default federal)")
+    p.add_argument("--players", default="heuristic", metavar="KIND|TEAM0,TEAM1",
+                   help="players (default heuristic)")
+    p.add_argument("--threads", type=_int, default=None, metavar="T",
+                   help="worker threads (default: all cores)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compute the odds and print the table, the one-line answers or the JSON."""
+    from simcoinche.odds import DEFAULT_SAMPLES, check_level, odds
+
+    if args.level is not None:
+        check_level(args.level, args.profile)
+    result = odds(args.hand, seat=args.seat, dealer=args.dealer, trump=args.trump,
+                  samples=DEFAULT_SAMPLES if args.samples is None else args.samples,
+                  seed=args.seed, give=args.give, void=args.void, profile=args.profile,
+                  players=args.players, threads=args.threads,
+                  progress=False if args.no_progress else None)
+    if args.level is not None:
+        lines = [result.line(ko.kind, args.level) for ko in result.kinds]
+        if args.json:
+            out = result.to_dict()
+            out["answer"] = lines
+            sys.stdout.write(json.dumps(out) + "\n")
+        else:
+            sys.stdout.write("\n".join(lines) + "\n")
+        return 0
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+    else:
+        sys.stdout.write(result.table() + "\n")
+    return 0
+
