@@ -1,0 +1,220 @@
+"""``simcoinche odds``: one play per deal serves every level, sanity of the odds, the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from simcoinche._kernels.batch import (
+    PC_ANNOUNCE,
+    PC_BELOTE,
+    PC_CARD_POINTS,
+    PC_LEN,
+    PC_MADE,
+    PC_TOTAL_TAKERS,
+    PC_TRICKS,
+    play_contracts,
+)
+from simcoinche._kernels.rng import seed_key
+from simcoinche._kernels.sampler import made_at_levels
+from simcoinche.cli import main
+from simcoinche.errors import InputError
+from simcoinche.odds import deals, odds
+from simcoinche.players import param_array
+from simcoinche.profiles import get_profile
+
+HAND = "JH 9H AH TH KS 7C 8D AD"
+STRONG = "JH 9H AH TH KH AS AD AC"
+# No spades, no points; the opponents are known to hold the top spades and the aces.
+WEAK = "7H 8H 7D 8D 7C 8C 9D 9C"
+WEAK_GIVE = ["1:JS,9S,AS,AH,TC,QS", "3:TS,KS,AD,AC,TH,TD"]
+
+
+def _play(hands, level, kind, prof, taker=0, dealer=3, start=0):
+    n = hands.shape[0]
+    out = np.empty((PC_LEN, n), dtype=np.int32)
+    codes = np.array([1, 1], dtype=np.int32)
+    params = np.stack([param_array("heuristic"), param_array("heuristic")])
+    play_contracts(np.uint64(seed_key(np.uint64(9))), np.int64(start), hands,
+                   np.full(n, dealer, np.int8), np.full(n, taker, np.int8),
+                   np.full(n, level, np.int8), np.full(n, kind, np.int8),
+                   np.ones(n, np.int8), codes, params, prof.packed, out)
+    return out
+
+
+@pytest.mark.parametrize("profile", ["federal", "classic", "stephanoise"])
+def test_one_play_serves_every_level_exactly(profile):
+    # The card play does not read the bid level: playing the same deals at every level
+    # gives the same tricks, points, announcements and belote, and the success test read
+    # off the level-0 play (made_at_levels) equals the contract actually played at each
+    # level. Classic covers "82 at 80" and the 81-81 litige; stephanoise its own ladder.
+    prof = get_profile(profile)
+    d = deals(HAND, seat=1)
+    hands = d.sample(3000, seed=4)
+    nv = len(prof.bid_values)
+    levels = np.arange(nv + 1, dtype=np.int64)
+    for kind in prof.contract_kinds:
+        base = _play(hands, 0, kind, prof, taker=1, dealer=0)
+        made = np.empty((len(levels), hands.shape[0]), dtype=np.uint8)
+        made_at_levels(base, 1, kind, levels, prof.packed, made)
+        for level in levels:
+            other = _play(hands, level, kind, prof, taker=1, dealer=0)
+            for row in (PC_TRICKS, PC_CARD_POINTS, PC_ANNOUNCE, PC_BELOTE):
+                assert (other[row:row + 2] == base[row:row + 2]).all()
+            assert (made[level] == other[PC_MADE]).all()
+        # Levels are not all alike: the test would see a wrong level mapping.
+        assert made[0].sum() > made[nv - 1].sum() >= made[nv].sum()
+
+
+def test_overwhelming_hand_makes_80_almost_surely():
+    r = odds(STRONG, trump="H", samples=2000, seed=1)
+    lv = r.level("H", 80)
+    assert lv.p > 0.99
+    assert r.level("H", 100).p > 0.99
+
+
+def test_worthless_hand_almost_never_makes_80():
+    r = odds(WEAK, trump="S", samples=2000, seed=1, give=WEAK_GIVE)
+    assert r.level("S", 80).p < 0.01
+    assert r.level("S", "capot").made == 0
+
+
+def test_two_seeds_agree_within_their_intervals():
+    a = odds(HAND, trump="H,S", samples=3000, seed=1)
+    b = odds(HAND, trump="H,S", samples=3000, seed=2)
+    for ka, kb in zip(a.kinds, b.kinds, strict=True):
+        for la, lb in zip(ka.levels, kb.levels, strict=True):
+            # The two Wilson intervals overlap, and the difference is small against its
+            # standard error (|z| < 3.9: two-sided 1e-4 per comparison, 20 comparisons).
+            assert la.low <= lb.high and lb.low <= la.high
+            p = (la.made + lb.made) / (la.n + lb.n)
+            se = np.sqrt(max(p * (1 - p), 1e-12) * (1 / la.n + 1 / lb.n))
+            assert abs(la.p - lb.p) <= max(3.9 * se, 1e-12)
+    # Different seeds really are different deals.
+    assert not np.array_equal(a.kinds[0].totals, b.kinds[0].totals)
+
+
+def test_same_seed_same_result_whatever_the_threads():
+    a = odds(HAND, trump="D", samples=1500, seed=5, threads=1)
+    b = odds(HAND, trump="D", samples=1500, seed=5, threads=2)
+    assert np.array_equal(a.kinds[0].totals, b.kinds[0].totals)
+    assert [lv.made for lv in a.kinds[0].levels] == [lv.made for lv in b.kinds[0].levels]
+
+
+def test_the_jack_of_trump_with_the_partner_beats_it_with_an_opponent():
+    hand = "9H AH TH KS 7C 8D AD 7H"
+    partner = odds(hand, trump="H", samples=2000, seed=3, give=["2:JH"])
+    opponent = odds(hand, trump="H", samples=2000, seed=3, give=["1:JH"])
+    assert partner.level("H", 120).p > opponent.level("H", 120).p + 0.1
+
+
+def test_takers_total_distribution_and_levels_are_consistent():
+    r = odds(HAND, samples=2000, seed=7)
+    assert [ko.name for ko in r.kinds] == ["S", "H", "D", "C"]
+    for ko in r.kinds:
+        summary = ko.total_summary()
+        assert sum(summary["histogram"]["counts"]) == 2000
+        assert summary["mean"] == pytest.approx(ko.totals.mean())
+        made = [lv.made for lv in ko.levels]
+        # Numeric levels: a play that makes L makes every lower level.
+        assert made[:-1] == sorted(made[:-1], reverse=True)
+        # Federal success at L needs T_t >= L: never more than the deals reaching L.
+        for lv in ko.levels[:-1]:
+            assert lv.made <= int((ko.totals >= lv.value).sum())
+        assert ko.levels[-1].label == "capot"
+        assert ko.levels[-1].made == ko.all_tricks
+
+
+def test_defaults_seat_dealer_and_levels_per_profile():
+    r = odds(HAND, trump="C", samples=200)
+    assert (r.deals.seat, r.dealer) == (0, 3)
+    r = odds(HAND, seat=2, trump="C", samples=200)
+    assert (r.deals.seat, r.dealer) == (2, 1)
+    r = odds(HAND, trump="SA", samples=200, profile="classic")
+    # classic: ladder 80..180 and capot; générale is not offered (needs the bidder's own
+    # tricks, not in play_contracts' output).
+    assert [lv.label for lv in r.kinds[0].levels] == [str(v) for v in range(80, 181, 10)] \
+        + ["capot"]
+
+
+def test_takers_totals_are_the_played_totals():
+    # The result's T_t of deal i is play_contracts' T_t on sample i of the seed.
+    r = odds(HAND, trump="S", samples=500, seed=12)
+    hands = deals(HAND).sample(500, seed=12)
+    n = hands.shape[0]
+    out = np.empty((PC_LEN, n), dtype=np.int32)
+    params = np.stack([param_array("heuristic"), param_array("heuristic")])
+    play_contracts(np.uint64(seed_key(np.uint64(12))), np.int64(0), hands,
+                   np.full(n, 3, np.int8), np.zeros(n, np.int8), np.zeros(n, np.int8),
+                   np.zeros(n, np.int8), np.ones(n, np.int8),
+                   np.array([1, 1], dtype=np.int32), params, get_profile("federal").packed,
+                   out)
+    assert np.array_equal(r.kinds[0].totals, out[PC_TOTAL_TAKERS])
+
+
+def test_cli_json_output(capsys):
+    status = main(["odds", "--hand", HAND, "--trump", "H", "--trump", "S", "--samples",
+                   "500", "--seed", "3", "--give", "1:QH", "--void", "2:C", "--json",
+                   "--no-progress"])
+    assert status == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["samples"] == 500 and out["seed"] == 3 and out["seat"] == 0
+    assert out["dealer"] == 3 and out["profile"] == "federal"
+    assert out["constraints"] == {"give": {"1": "QH"}, "void": {"2": "C"}}
+    assert out["consistent_deals"] == deals(HAND, give=["1:QH"], void=["2:C"]).n_deals
+    assert [c["trump"] for c in out["contracts"]] == ["H", "S"]
+    c = out["contracts"][0]
+    assert set(c["takers_total"]) == {"mean", "sd", "quantiles", "histogram"}
+    assert [lv["bid"] for lv in c["levels"]] == [f"{v}H" for v in range(80, 161, 10)] \
+        + ["capotH"]
+    for lv in c["levels"]:
+        assert lv["low"] <= lv["p"] <= lv["high"] and lv["n"] == 500
+        assert lv["p"] == lv["made"] / 500
+
+
+def test_cli_table_and_one_line_answer(capsys):
+    assert main(["odds", "--hand", HAND, "--samples", "400", "--no-progress"]) == 0
+    table = capsys.readouterr().out
+    assert "P(made)" in table and "capot" in table
+    for name in ("S", "H", "D", "C"):
+        assert f" {name}" in table
+    assert main(["odds", "--hand", HAND, "--trump", "H", "--level", "100", "--samples",
+                 "400", "--no-progress"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert "\n" not in line and line.startswith("100H with ") and "of 400 deals" in line
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--hand", "JH 9H AH TH KS 7C 8D"], "a hand has 8 cards; got 7"),
+    (["--hand", "JH 9H AH TH KS 7C 8D JH"], "card JH given twice"),
+    (["--hand", HAND, "--give", "2:JH"], "card JH is in the hand"),
+    (["--hand", HAND, "--void", "0:H"], "seat 0 cannot be void in hearts"),
+    (["--hand", HAND, "--void", "1:SHD", "--void", "2:SHD"],
+     "no deal is consistent with the constraints"),
+    (["--hand", HAND, "--give", "1:7S,8S,9S,TS,JS,QS,AS,7H,8H"], "seat 1 is given 9 cards"),
+    (["--hand", HAND, "--trump", "SA"], "no SA contracts in profile federal"),
+    (["--hand", HAND, "--trump", "X"], "unknown contract kind 'X'"),
+    (["--hand", HAND, "--samples", "0"], "samples must be a positive integer"),
+    (["--hand", HAND, "--seat", "4"], "seat must be a seat 0..3"),
+    (["--hand", HAND, "--level", "105"], "bid value '105' is not a level"),
+    (["--hand", HAND, "--profile", "nope"], "unknown profile"),
+    (["--hand", HAND, "--samples", "ten"], "invalid integer 'ten'"),
+])
+def test_cli_bad_input_is_one_line_and_exit_2(argv, fragment, capsys):
+    try:
+        status = main(["odds", *argv, "--no-progress"])
+    except SystemExit as exc:  # argparse usage errors exit from the parser
+        status = exc.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.startswith("simcoinche: error: ") and fragment in err
+    assert err.count("\n") == 1
+
+
+def test_api_rejects_bad_seed_and_players():
+    with pytest.raises(InputError, match="seed"):
+        odds(HAND, samples=10, seed=-1)
+    with pytest.raises(InputError, match="unknown player"):
+        odds(HAND, samples=10, players="nobody")
