@@ -1,0 +1,45 @@
+"""``simcoinche report RESULTS --out DIR``: Markdown report with tables and plots of a run."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``report`` command to the CLI."""
+    p = sub.add_parser(
+        "report",
+        help="write a Markdown report (tables, CSV, PNG plots) of a simulation run",
+        description="Read a run written by `simcoinche simulate` and write DIR/report.md "
+        "with the run's metadata and headline tables (contract success by level, by "
+        "contract kind, by the taker's trump length x top trumps, bid curves, coinche "
+        "outcomes, mean marks), one CSV per table and the PNG plots.",
+    )
+    p.add_argument("results", metavar="RESULTS", help="results written by simcoinche simulate")
+    p.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    p.add_argument("--overwrite", action="store_true",
+                   help="write into a non-empty directory")
+    p.add_argument("--min-count", type=_int, default=100, metavar="N",
+                   help="leave out groups with fewer played donnes (default 100)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the report and print where it went."""
+    from simcoinche.report import write_report
+
+    rep = write_report(args.results, args.out, overwrite=args.overwrite,
+                       min_count=args.min_count)
+    sys.stdout.write(f"wrote {rep.markdown} ({len(rep.tables)} tables, {len(rep.plots)} "
+                     "plots)\n")
+    for note in rep.notes:
+        sys.stdout.write(f"note: {note}\n")
+    return 0

@@ -1,0 +1,387 @@
+"""A self-contained report of a simulation run: Markdown tables, CSV copies and PNG plots.
+
+``write_report("runs/x.parquet", "report/")`` reads the run with
+:func:`simcoinche.read_results` and :func:`simcoinche.read_metadata` and writes into the
+output directory:
+
+- ``report.md`` — the run's metadata, an overview and the headline tables below, with
+  the plots embedded (relative links, so the directory can be moved or published whole);
+- one CSV per table (``<name>.csv``, full precision, the columns of :data:`TABLES`);
+- the PNGs of :mod:`simcoinche.plots` (bid curves by trump length and by top trumps,
+  the success heatmap, the marks histograms).
+
+Every table is computed from played donnes only (passed-out donnes have no contract).
+Rates come with a Wilson 95 % interval (:func:`simcoinche.stats.wilson_interval`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simcoinche.errors import InputError
+from simcoinche.profiles import get_profile
+from simcoinche.stats import bid_curve, played, success_rates, taker_team
+
+#: Tables of the report: name → (title, {column: meaning}). The CSV of each table has
+#: exactly these columns, in this order; ``report.md`` shows them with the same names.
+TABLES: dict[str, tuple[str, dict[str, str]]] = {
+    "overview": ("Overview", {
+        "quantity": "what is counted",
+        "value": "its value over the whole run",
+    }),
+    "success_by_level": ("Contract success by bid level", {
+        "bid_value": "contract value (capot: the profile's capot value, 250)",
+        "n": "contracts played at that value",
+        "share": "share of all played contracts",
+        "made": "contracts made",
+        "rate": "made / n",
+        "low": "Wilson 95 % interval, lower bound of rate",
+        "high": "Wilson 95 % interval, upper bound of rate",
+        "mean_marks_takers": "mean marks of the takers' team per donne",
+        "mean_marks_defence": "mean marks of the defence per donne",
+    }),
+    "success_by_kind": ("Contract success by contract kind", {
+        "trump": "contract kind: S H D C (trump suit), SA, TA",
+        "n": "contracts played", "made": "contracts made", "rate": "made / n",
+        "low": "Wilson 95 % lower bound", "high": "Wilson 95 % upper bound",
+        "mean_marks_takers": "mean marks of the takers' team",
+        "mean_marks_defence": "mean marks of the defence",
+    }),
+    "success_by_trumps": ("Contract success by the taker's trump length × top trumps", {
+        "trump_len": "trumps held by the taker (suit contracts only)",
+        "top_trumps": "how many of J, 9, A of trump the taker held",
+        "n": "contracts played", "made": "contracts made", "rate": "made / n",
+        "low": "Wilson 95 % lower bound", "high": "Wilson 95 % upper bound",
+        "mean_marks_takers": "mean marks of the takers' team",
+        "mean_marks_defence": "mean marks of the defence",
+    }),
+    "bid_curve_by_trump_len": ("Bid curve by the taker's trump length", {
+        "trump_len": "trumps held by the taker (suit contracts only)",
+        "level": "bid value L (capot: 250)",
+        "n": "contracts played with that trump length",
+        "made": "donnes whose takers' play would have made L (federal test: T_t >= L "
+                "and T_t > T_d; capot: all 8 tricks)",
+        "p": "made / n", "low": "Wilson 95 % lower bound", "high": "Wilson 95 % upper bound",
+    }),
+    "bid_curve_by_top_trumps": ("Bid curve by the taker's top trumps (J, 9, A)", {
+        "top_trumps": "how many of J, 9, A of trump the taker held",
+        "level": "bid value L (capot: 250)",
+        "n": "contracts played with that many top trumps",
+        "made": "donnes whose takers' play would have made L",
+        "p": "made / n", "low": "Wilson 95 % lower bound", "high": "Wilson 95 % upper bound",
+    }),
+    "coinche_outcomes": ("Coinche outcomes", {
+        "coinche": "1 not coinched, 2 coinched, 4 surcoinched",
+        "n": "contracts played", "share": "share of all played contracts",
+        "made": "contracts made (the takers were right)", "rate": "made / n",
+        "low": "Wilson 95 % lower bound", "high": "Wilson 95 % upper bound",
+        "mean_marks_takers": "mean marks of the takers' team",
+        "mean_marks_defence": "mean marks of the defence",
+    }),
+}
+
+PLOT_CAPTIONS = {
+    "bid_curve_by_trump_len.png": "Bid curves by the taker's trump length",
+    "bid_curve_by_top_trumps.png": "Bid curves by the taker's top trumps (J, 9, A)",
+    "success_heatmap.png": "Contracts made by trump length × top trumps",
+    "marks_distribution.png": "Distribution of the marks of each donne",
+}
+
+
+@dataclass
+class Report:
+    """What :func:`write_report` wrote."""
+
+    out_dir: Path
+    markdown: Path
+    tables: dict[str, Path]
+    plots: list[Path]
+    notes: list[str]
+
+
+def _check_out_dir(out_dir: str | os.PathLike[str], overwrite: bool) -> Path:
+    p = Path(out_dir)
+    if p.exists() and not p.is_dir():
+        raise InputError(f"output {str(p)!r} is a file, not a directory")
+    if p.is_dir() and any(p.iterdir()) and not overwrite:
+        raise InputError(f"output directory {str(p)!r} is not empty; use --overwrite")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create {str(p)!r}: {exc.strerror}") from None
+    if not os.access(p, os.W_OK):
+        raise InputError(f"cannot write into {str(p)!r}")
+    return p
+
+
+def _with_features(df: pd.DataFrame, profile: Any) -> pd.DataFrame:
+    from simcoinche.plots import with_taker_features
+
+    return with_taker_features(df, ["trump_len", "top_trumps"], profile)
+
+
+def headline_tables(df: pd.DataFrame, profile: Any = None, min_count: int = 1
+                    ) -> tuple[dict[str, pd.DataFrame], list[str]]:
+    """Compute every table of :data:`TABLES` from a results DataFrame.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Results in the Parquet schema (raw or with ``taker_*`` feature columns).
+    profile : str or Profile, optional
+        The run's profile (default ``federal``): ladder, capot value, point tables.
+    min_count : int
+        Groups with fewer played donnes are left out of the grouped tables.
+
+    Returns
+    -------
+    tables : dict of DataFrame
+        Keyed by the names of :data:`TABLES`, columns as documented there.
+    notes : list of str
+        Why a table is missing (e.g. bid curves need the federal success test).
+    """
+    prof = get_profile(profile)
+    d = played(df)
+    notes: list[str] = []
+    tables: dict[str, pd.DataFrame] = {}
+    n_all = len(df)
+    n_played = len(d)
+    if n_played == 0:
+        raise InputError("the results have no played donne (all passed out)")
+    team = taker_team(d)
+    m0 = d["marks_t0"].to_numpy(dtype=np.int64)
+    m1 = d["marks_t1"].to_numpy(dtype=np.int64)
+    mt = np.where(team == 0, m0, m1)
+    md = np.where(team == 0, m1, m0)
+    made = d["made"].to_numpy(dtype=bool)
+    coinched = d["coinche"].to_numpy(dtype=np.int64) > 1
+    all_m0 = df["marks_t0"].to_numpy(dtype=np.int64)
+    all_m1 = df["marks_t1"].to_numpy(dtype=np.int64)
+    tables["overview"] = pd.DataFrame({"quantity": [
+        "donnes", "passed out (share)", "contracts played", "contracts made (share)",
+        "coinched or surcoinched (share of contracts)", "capot bids",
+        "mean marks per donne, team 0", "mean marks per donne, team 1",
+        "mean marks per contract, takers", "mean marks per contract, defence",
+    ], "value": [
+        f"{n_all:,}", _pct((n_all - n_played) / n_all), f"{n_played:,}",
+        _pct(made.mean()), _pct(coinched.mean()),
+        f"{int(d['capot_bid'].to_numpy(dtype=bool).sum()):,}",
+        f"{all_m0.mean():.1f}", f"{all_m1.mean():.1f}", f"{mt.mean():.1f}",
+        f"{md.mean():.1f}",
+    ]})
+
+    t = success_rates(d, by="bid_value", min_count=min_count)
+    t.insert(2, "share", t["n"] / n_played)
+    tables["success_by_level"] = t
+
+    k = d.copy()
+    k["trump"] = k["trump"].astype("string") if isinstance(
+        k["trump"].dtype, pd.CategoricalDtype) else k["trump"].map(
+        dict(enumerate(("S", "H", "D", "C", "SA", "TA"))))
+    tables["success_by_kind"] = success_rates(k, by="trump", min_count=min_count)
+
+    f = _with_features(d, prof)
+    keys = ["taker_trump_len", "taker_top_trumps"]
+    t = success_rates(f, by=keys, min_count=min_count).dropna(subset=keys)
+    t = t.rename(columns={"taker_trump_len": "trump_len", "taker_top_trumps": "top_trumps"})
+    tables["success_by_trumps"] = t.reset_index(drop=True)
+
+    for feat in ("trump_len", "top_trumps"):
+        name = f"bid_curve_by_{feat}"
+        try:
+            c = bid_curve(f, by=f"taker_{feat}", min_count=min_count, profile=prof)
+        except InputError as exc:
+            notes.append(f"{TABLES[name][0]}: not computed ({exc})")
+            continue
+        c = c.dropna(subset=[f"taker_{feat}"]).rename(columns={f"taker_{feat}": feat})
+        tables[name] = c.reset_index(drop=True)
+
+    t = success_rates(d, by="coinche", min_count=min_count)
+    t.insert(2, "share", t["n"] / n_played)
+    tables["coinche_outcomes"] = t
+    for name, t in tables.items():
+        tables[name] = t[list(TABLES[name][1])]
+    return tables, notes
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def _fmt(value: Any, column: str) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)) or value is pd.NA:
+        return ""
+    if column in ("rate", "low", "high", "p", "share"):
+        return f"{100 * float(value):.1f} %"
+    if column.startswith("mean_"):
+        return f"{float(value):.1f}"
+    if isinstance(value, (int, np.integer)):
+        return f"{int(value):,}" if column in ("n", "made") else str(int(value))
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def markdown_table(t: pd.DataFrame) -> str:
+    """A DataFrame as a GitHub Markdown table (rates as percentages)."""
+    cols = list(t.columns)
+    lines = ["| " + " | ".join(cols) + " |",
+             "|" + "|".join("---:" if t[c].dtype.kind in "iuf" or c in ("n",) else "---"
+                            for c in cols) + "|"]
+    for row in t.itertuples(index=False):
+        lines.append("| " + " | ".join(_fmt(v, c) for v, c in zip(row, cols, strict=True))
+                     + " |")
+    return "\n".join(lines)
+
+
+def bid_curve_pivot(curve: pd.DataFrame, key: str, capot_value: int = 250) -> pd.DataFrame:
+    """A tidy bid curve as one row per group, one column per level: ``p`` with its
+    Wilson interval (``"78.1 % [77.2, 79.0]"``) and the group's ``n``."""
+    rows = []
+    for value, g in curve.groupby(key, sort=True):
+        row: dict[str, Any] = {key: int(value), "n": f"{int(g['n'].iloc[0]):,}"}
+        for r in g.itertuples(index=False):
+            label = "capot" if r.level == capot_value else str(int(r.level))
+            row[label] = f"{100 * r.p:.1f} [{100 * r.low:.1f}, {100 * r.high:.1f}]"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _pivot_markdown(t: pd.DataFrame) -> str:
+    cols = list(t.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" for _ in cols) + "|"]
+    for row in t.itertuples(index=False):
+        lines.append("| " + " | ".join(str(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _metadata_lines(meta: dict[str, Any], source: str) -> list[str]:
+    players = meta.get("players")
+    fields = [
+        ("results", f"`{source}`"),
+        ("donnes", f"{meta['n']:,}" if isinstance(meta.get("n"), int) else meta.get("n")),
+        ("seed", meta.get("seed")),
+        ("profile", meta.get("profile")),
+        ("players (team 0, team 1)", ", ".join(players) if isinstance(players, list)
+         else players),
+        ("dealer", meta.get("dealer")),
+        ("simcoinche version", meta.get("version")),
+        ("rules version", meta.get("rules_version")),
+        ("generator", meta.get("generator")),
+    ]
+    lines = ["| field | value |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in fields if v is not None]
+    return lines
+
+
+def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str],
+                 overwrite: bool = False, min_count: int = 100) -> Report:
+    """Write the report of a run into ``out_dir``.
+
+    Parameters
+    ----------
+    results : path-like
+        A run written by ``simcoinche simulate`` (anything
+        :func:`simcoinche.read_results` reads).
+    out_dir : path-like
+        Output directory; created if missing. Must be empty unless ``overwrite``.
+    overwrite : bool
+        Write into a non-empty directory (files of the same names are replaced).
+    min_count : int
+        Groups (and plot lines/cells) with fewer played donnes are left out.
+
+    Returns
+    -------
+    Report
+        Paths written and notes on what could not be computed.
+
+    Raises
+    ------
+    InputError
+        Missing or unreadable results, a file that is not a simcoinche run, a
+        non-empty ``out_dir`` without ``overwrite``, a bad ``min_count``.
+    """
+    import simcoinche
+    from simcoinche import plots
+
+    if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
+            or min_count < 1:
+        raise InputError(f"min_count must be a positive integer, got {min_count!r}")
+    src = os.fspath(results)
+    if not os.path.exists(src):
+        raise InputError(f"results {src!r} not found")
+    meta = simcoinche.read_metadata(results)
+    out = _check_out_dir(out_dir, overwrite)
+    df = simcoinche.read_results(results)
+    profile = get_profile(meta.get("profile", "federal"))
+    tables, notes = headline_tables(df, profile, min_count=min_count)
+    f = _with_features(df, profile)
+
+    written: dict[str, Path] = {}
+    for name, t in tables.items():
+        path = out / f"{name}.csv"
+        t.to_csv(path, index=False)
+        written[name] = path
+
+    pngs: list[Path] = []
+    makers = (
+        ("bid_curve_by_trump_len.png",
+         lambda: plots.plot_bid_curves(f, out, by="trump_len", min_count=min_count,
+                                       profile=profile)),
+        ("bid_curve_by_top_trumps.png",
+         lambda: plots.plot_bid_curves(f, out, by="top_trumps", min_count=min_count,
+                                       profile=profile)),
+        ("success_heatmap.png",
+         lambda: plots.plot_success_heatmap(f, out, min_count=min_count, profile=profile)),
+        ("marks_distribution.png", lambda: plots.plot_marks(f, out)),
+    )
+    for name, make in makers:
+        try:
+            pngs.append(make())
+        except InputError as exc:
+            notes.append(f"plot {name}: not drawn ({exc})")
+
+    md = [f"# simcoinche report: {Path(src).name}", "",
+          "Generated by `simcoinche report`. Every table counts played donnes only "
+          "(passed-out donnes have no contract); rates are shown as percentages with "
+          "Wilson 95 % intervals (`low`, `high`). "
+          f"Groups with fewer than {min_count:,} played donnes are left out. "
+          "Each table is also written as a CSV file of the same name (full precision).",
+          "", "## Run", "", *_metadata_lines(meta, src), ""]
+    bid_curve_names = ("bid_curve_by_trump_len", "bid_curve_by_top_trumps")
+    for name, (title, cols) in TABLES.items():
+        md += [f"## {title}", ""]
+        if name not in tables:
+            md += ["Not computed: see the notes at the end.", ""]
+            continue
+        t = tables[name]
+        if name in bid_curve_names:
+            key = cols and next(iter(cols))
+            md += ["P(made) in % at each bid level with its Wilson 95 % interval; `n` = "
+                   f"contracts in the group. The full tidy table is `{name}.csv`. It "
+                   "applies the success test to what the takers actually scored: a level "
+                   "far from the contract bid is an approximation (players aim at the "
+                   "contract bid).", "",
+                   _pivot_markdown(bid_curve_pivot(t, key, profile.capot_value)), ""]
+        else:
+            md += [markdown_table(t), ""]
+        if name != "overview":
+            md += ["Columns: " + "; ".join(f"`{c}` {text}" for c, text in cols.items())
+                   + ".", ""]
+    md += ["## Plots", ""]
+    for p in pngs:
+        md += [f"### {PLOT_CAPTIONS.get(p.name, p.stem)}", "", f"![{p.stem}]({p.name})", ""]
+    if notes:
+        md += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
+    md += ["<details><summary>Run metadata (JSON)</summary>", "", "```json",
+           json.dumps(meta, indent=2, sort_keys=True), "```", "", "</details>", ""]
+    md_path = out / "report.md"
+    md_path.write_text("\n".join(md), encoding="utf-8")
+    return Report(out, md_path, written, pngs, notes)
