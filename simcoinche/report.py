@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcoinche.cards import CONTRACT_KIND_NAMES
 from simcoinche.errors import InputError
 from simcoinche.profiles import get_profile
 from simcoinche.stats import bid_curve, played, success_rates, taker_team
@@ -181,11 +182,15 @@ def headline_tables(df: pd.DataFrame, profile: Any = None, min_count: int = 1
     t.insert(2, "share", t["n"] / n_played)
     tables["success_by_level"] = t
 
-    k = d.copy()
-    k["trump"] = k["trump"].astype("string") if isinstance(
-        k["trump"].dtype, pd.CategoricalDtype) else k["trump"].map(
-        dict(enumerate(("S", "H", "D", "C", "SA", "TA"))))
-    tables["success_by_kind"] = success_rates(k, by="trump", min_count=min_count)
+    k = d
+    if not isinstance(k["trump"].dtype, pd.CategoricalDtype):
+        k = d.copy()
+        k["trump"] = pd.Categorical.from_codes(k["trump"].to_numpy().astype(np.int8),
+                                               categories=list(CONTRACT_KIND_NAMES))
+    # Rows in the order S H D C SA TA (the category order).
+    t = success_rates(k, by="trump", min_count=min_count)
+    t["trump"] = t["trump"].astype(str)
+    tables["success_by_kind"] = t
 
     f = _with_features(d, prof)
     keys = ["taker_trump_len", "taker_top_trumps"]
@@ -362,7 +367,9 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
             md += ["Not computed: see the notes at the end.", ""]
             continue
         t = tables[name]
-        if name in bid_curve_names:
+        if t.empty:
+            md += [f"No group has {min_count:,} played donnes or more.", ""]
+        elif name in bid_curve_names:
             key = cols and next(iter(cols))
             md += ["P(made) in % at each bid level with its Wilson 95 % interval; `n` = "
                    f"contracts in the group. The full tidy table is `{name}.csv`. It "

@@ -1,0 +1,171 @@
+"""``simcoinche report``: files, valid PNGs, documented columns, numbers that add up, errors."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from matplotlib.image import imread
+
+import simcoinche
+from simcoinche.cli import main
+from simcoinche.errors import InputError
+from simcoinche.report import PLOT_CAPTIONS, TABLES, write_report
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    path = tmp_path_factory.mktemp("run") / "small.parquet"
+    simcoinche.simulate(4000, seed=3, out=path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def report(run, tmp_path_factory):
+    out = tmp_path_factory.mktemp("rep") / "report"
+    return write_report(run, out, min_count=30)
+
+
+def test_report_writes_markdown_csv_and_valid_pngs(report):
+    assert report.markdown.name == "report.md" and report.markdown.exists()
+    assert set(report.tables) == set(TABLES)
+    assert sorted(p.name for p in report.plots) == sorted(PLOT_CAPTIONS)
+    for p in report.plots:
+        data = p.read_bytes()
+        assert data[:8] == PNG_SIGNATURE
+        img = imread(p)
+        assert img.ndim == 3 and img.shape[0] > 200 and img.shape[1] > 200
+        # Not a blank canvas.
+        assert img[..., :3].std() > 0.05
+    assert report.notes == []
+
+
+def test_tables_carry_the_documented_columns(report):
+    for name, path in report.tables.items():
+        t = pd.read_csv(path)
+        assert list(t.columns) == list(TABLES[name][1]), name
+        assert len(t) > 0, name
+
+
+def test_markdown_has_metadata_every_table_and_links_to_existing_plots(report, run):
+    text = report.markdown.read_text()
+    assert "| seed | 3 |" in text and "| donnes | 4,000 |" in text
+    assert "| profile | federal |" in text
+    for title, _cols in TABLES.values():
+        assert f"## {title}" in text
+    for link in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text):
+        assert (report.out_dir / link).exists()
+    assert len(re.findall(r"!\[", text)) == 4
+    # The success-by-level table in Markdown has the documented header.
+    header = "| " + " | ".join(TABLES["success_by_level"][1]) + " |"
+    assert header in text
+
+
+def test_numbers_add_up_to_the_results(report, run):
+    df = simcoinche.read_results(run)
+    played = df[~df["passed_out"]]
+    by_level = pd.read_csv(report.tables["success_by_level"])
+    counts = played["bid_value"].value_counts()
+    kept = counts[counts >= 30]
+    assert by_level["n"].sum() == kept.sum()
+    for row in by_level.itertuples(index=False):
+        rows = played[played["bid_value"] == row.bid_value]
+        assert row.n == len(rows) and row.made == int(rows["made"].sum())
+        assert row.low <= row.rate <= row.high
+        team = rows["taker"].to_numpy() & 1
+        takers = np.where(team == 0, rows["marks_t0"], rows["marks_t1"])
+        assert row.mean_marks_takers == pytest.approx(takers.mean())
+    coinche = pd.read_csv(report.tables["coinche_outcomes"])
+    assert coinche["share"].sum() <= 1.0 + 1e-12
+    assert coinche.loc[coinche["coinche"] == 1, "n"].item() == int(
+        (played["coinche"] == 1).sum())
+    kinds = pd.read_csv(report.tables["success_by_kind"])
+    assert list(kinds["trump"]) == ["S", "H", "D", "C"]  # the heuristic bids suits only
+    assert kinds["n"].sum() == len(played)
+    curve = pd.read_csv(report.tables["bid_curve_by_trump_len"])
+    assert set(curve["level"]) == {80, 90, 100, 110, 120, 130, 140, 150, 160, 250}
+    # A bid curve never rises with the numeric level.
+    for _, g in curve[curve["level"] < 250].groupby("trump_len"):
+        assert (np.diff(g.sort_values("level")["p"].to_numpy()) <= 1e-12).all()
+
+
+def test_refuses_a_non_empty_directory_without_overwrite(run, tmp_path):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    with pytest.raises(InputError, match="is not empty; use --overwrite"):
+        write_report(run, out)
+    rep = write_report(run, out, overwrite=True, min_count=30)
+    assert rep.markdown.exists() and (out / "keep.txt").read_text() == "mine"
+
+
+def test_small_groups_are_left_out_with_notes_not_errors(run, tmp_path):
+    rep = write_report(run, tmp_path / "r", min_count=10**9)
+    # Nothing reaches the threshold: tables keep their columns but no plot can be drawn.
+    assert rep.plots == [p for p in rep.plots if p.name == "marks_distribution.png"]
+    assert any("not drawn" in n for n in rep.notes)
+    t = pd.read_csv(rep.tables["success_by_level"])
+    assert list(t.columns) == list(TABLES["success_by_level"][1]) and len(t) == 0
+    text = rep.markdown.read_text()
+    assert "## Notes" in text and "No group has 1,000,000,000 played donnes or more." in text
+
+
+def test_non_federal_run_reports_without_bid_curves(tmp_path):
+    path = tmp_path / "classic.parquet"
+    simcoinche.simulate(1500, seed=2, profile="classic", out=path)
+    rep = write_report(path, tmp_path / "r", min_count=20)
+    assert "bid_curve_by_trump_len" not in rep.tables
+    assert any("federal success rule only" in n for n in rep.notes)
+    assert "success_by_level" in rep.tables
+    kinds = pd.read_csv(rep.tables["success_by_kind"])
+    assert set(kinds["trump"]) <= {"S", "H", "D", "C", "SA", "TA"}
+
+
+def test_cli_writes_the_report(run, tmp_path, capsys):
+    assert main(["report", str(run), "--out", str(tmp_path / "r"), "--min-count", "30"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("wrote ") and "report.md" in out
+    assert (tmp_path / "r" / "report.md").exists()
+
+
+def _status(argv):
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return exc.code
+
+
+@pytest.mark.parametrize("case", ["missing", "junk", "plain_parquet", "not_empty", "file_out"])
+def test_cli_bad_input_is_one_line_and_exit_2(case, run, tmp_path, capsys):
+    src = str(run)
+    out = tmp_path / "out"
+    fragment = {
+        "missing": "not found",
+        "junk": "cannot read results",
+        "plain_parquet": "has no simcoinche metadata",
+        "not_empty": "is not empty",
+        "file_out": "is a file",
+    }[case]
+    if case == "missing":
+        src = str(tmp_path / "nope.parquet")
+    elif case == "junk":
+        src = str(tmp_path / "junk.parquet")
+        (tmp_path / "junk.parquet").write_bytes(b"not parquet at all")
+    elif case == "plain_parquet":
+        src = str(tmp_path / "plain.parquet")
+        pq.write_table(pa.table({"x": [1, 2, 3]}), src)
+    elif case == "not_empty":
+        out.mkdir()
+        (out / "f").write_text("x")
+    elif case == "file_out":
+        out.write_text("x")
+    assert _status(["report", src, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("simcoinche: error: ") and fragment in err
+    assert err.count("\n") == 1
