@@ -15,9 +15,11 @@
    ``I_TAKER``, ``I_SEAT``, the played cards, voids, leads and shown announcements), so
    one play per deal serves every level exactly: the profile's own success test
    (``score_donne``) is applied to the same tricks, card points, announcements and
-   belote for every bid value of the ladder and capot (and générale where the profile
-   has it, decided by the taker's own tricks). A test pins this: playing a deal at two
-   levels gives the same tricks and points.
+   belote for every bid value of the ladder and capot. A test pins this: playing a deal
+   at every level gives the same tricks and points. Générale (classic, strict) needs
+   the bidder's *own* tricks, which ``play_contracts`` does not output: it is played a
+   second time at the générale level and its ``made`` read directly (same play, so
+   still exact; it only costs one more play per deal and kind).
 
 Defaults: the hand is seat 0 and the dealer is the seat before it (``(seat + 3) % 4``),
 so the hand speaks and leads first, as an opener would.
@@ -465,21 +467,27 @@ def _parse_kinds(trump: str | int | Iterable[str | int] | None, profile: Any
 
 
 def check_level(value: str | int, profile: str | Profile | None = "federal") -> str:
-    """Label (``"100"``, ``"capot"``) of a bid value of the profile's ladder or capot.
+    """Label (``"100"``, ``"capot"``, ``"generale"``) of a bid of the profile.
+
+    ``value`` is a ladder value, ``capot`` (or its value, 250), or ``generale`` /
+    ``générale`` (or its value) where the profile has it.
 
     Raises
     ------
     InputError
-        When ``value`` is neither (générale is not offered: see :func:`odds`).
+        When ``value`` is none of these.
     """
     prof = get_profile(profile)
     text = str(value).strip().lower()
     if text == "capot" or text == str(prof.capot_value):
         return "capot"
+    if prof.generale_value and text in ("generale", "générale", str(prof.generale_value)):
+        return "generale"
     if text.isdigit() and int(text) in prof.bid_values:
         return text
     raise InputError(f"bid value {value!r} is not a level of profile {prof.name}: "
-                     + ", ".join(map(str, prof.bid_values)) + ", capot")
+                     + ", ".join(map(str, prof.bid_values)) + ", capot"
+                     + (", generale" if prof.generale_value else ""))
 
 
 def _positive(value: Any, what: str) -> int:
@@ -546,7 +554,13 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
     InputError
         Any bad argument or impossible constraint (one line naming the culprit).
     """
-    from simcoinche._kernels.batch import PC_LEN, PC_TOTAL_TAKERS, PC_TRICKS, play_contracts
+    from simcoinche._kernels.batch import (
+        PC_LEN,
+        PC_MADE,
+        PC_TOTAL_TAKERS,
+        PC_TRICKS,
+        play_contracts,
+    )
     from simcoinche._kernels.sampler import made_at_levels
     from simcoinche.players import param_array, parse_players
 
@@ -571,9 +585,13 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
     if threads > max_threads:
         raise InputError(f"threads must be at most {max_threads} on this machine, got {threads}")
     nv = len(prof.bid_values)
-    levels = np.arange(nv + 1, dtype=np.int64)   # the ladder, then capot (not générale)
+    levels = np.arange(nv + 1, dtype=np.int64)   # the ladder, then capot
     labels = [str(v) for v in prof.bid_values] + ["capot"]
     values = [*prof.bid_values, prof.capot_value]
+    generale = bool(prof.generale_value)
+    if generale:
+        labels.append("generale")
+        values.append(prof.generale_value)
     packed = prof.packed
     team = d.seat & 1
 
@@ -581,7 +599,7 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
     numba.set_num_threads(threads)
     t0 = time.perf_counter()
     chunk = min(CHUNK, samples)
-    made = {k: np.zeros(len(levels), dtype=np.int64) for k in kinds}
+    made = {k: np.zeros(len(labels), dtype=np.int64) for k in kinds}
     totals = {k: np.empty(samples, dtype=np.int32) for k in kinds}
     capots = dict.fromkeys(kinds, 0)
     key = np.uint64(seed_key(np.uint64(seed)))
@@ -605,9 +623,16 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
                                    np.full(k_n, k, dtype=np.int8), fixed["coinche"], codes,
                                    rows, packed, pc)
                     made_at_levels(pc, team, k, levels, packed, ok)
-                    made[k] += ok.sum(axis=1, dtype=np.int64)
+                    made[k][:len(levels)] += ok.sum(axis=1, dtype=np.int64)
                     totals[k][start:start + k_n] = pc[PC_TOTAL_TAKERS]
                     capots[k] += int((pc[PC_TRICKS + team] == 8).sum())
+                    if generale:
+                        # Générale: decided by the bidder's own tricks (module doc).
+                        play_contracts(key, np.int64(start), hands, fixed["dealer"],
+                                       fixed["taker"], np.full(k_n, nv + 1, dtype=np.int8),
+                                       np.full(k_n, k, dtype=np.int8), fixed["coinche"],
+                                       codes, rows, packed, pc)
+                        made[k][-1] += int(pc[PC_MADE].sum())
                     bar.update(k_n)
     finally:
         numba.set_num_threads(previous)
@@ -615,9 +640,9 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
 
     result = []
     for k in kinds:
-        low, high = wilson_interval(made[k], np.full(len(levels), samples))
-        lv = [LevelOdds(values[i], labels[i], int(levels[i]), int(made[k][i]), samples,
-                        float(low[i]), float(high[i])) for i in range(len(levels))]
+        low, high = wilson_interval(made[k], np.full(len(labels), samples))
+        lv = [LevelOdds(values[i], labels[i], i, int(made[k][i]), samples,
+                        float(low[i]), float(high[i])) for i in range(len(labels))]
         result.append(KindOdds(k, totals[k], capots[k], lv))
     return OddsResult(d, dealer, prof.name, (pk[0].name, pk[1].name), samples, seed,
                       result, seconds)

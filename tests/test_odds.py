@@ -44,7 +44,7 @@ def _play(hands, level, kind, prof, taker=0, dealer=3, start=0):
     return out
 
 
-@pytest.mark.parametrize("profile", ["federal", "classic", "stephanoise"])
+@pytest.mark.parametrize("profile", ["federal", "classic", "stephanoise", "strict"])
 def test_one_play_serves_every_level_exactly(profile):
     # The card play does not read the bid level: playing the same deals at every level
     # gives the same tricks, points, announcements and belote, and the success test read
@@ -64,6 +64,10 @@ def test_one_play_serves_every_level_exactly(profile):
             for row in (PC_TRICKS, PC_CARD_POINTS, PC_ANNOUNCE, PC_BELOTE):
                 assert (other[row:row + 2] == base[row:row + 2]).all()
             assert (made[level] == other[PC_MADE]).all()
+        if prof.generale_value:
+            # The générale is played at its own level: the same play again.
+            other = _play(hands, nv + 1, kind, prof, taker=1, dealer=0)
+            assert (other[PC_TRICKS:PC_TRICKS + 2] == base[PC_TRICKS:PC_TRICKS + 2]).all()
         # Levels are not all alike: the test would see a wrong level mapping.
         assert made[0].sum() > made[nv - 1].sum() >= made[nv].sum()
 
@@ -133,10 +137,23 @@ def test_defaults_seat_dealer_and_levels_per_profile():
     r = odds(HAND, seat=2, trump="C", samples=200)
     assert (r.deals.seat, r.dealer) == (2, 1)
     r = odds(HAND, trump="SA", samples=200, profile="classic")
-    # classic: ladder 80..180 and capot; générale is not offered (needs the bidder's own
-    # tricks, not in play_contracts' output).
+    # classic: ladder 80..180, capot, générale.
     assert [lv.label for lv in r.kinds[0].levels] == [str(v) for v in range(80, 181, 10)] \
-        + ["capot"]
+        + ["capot", "generale"]
+    assert [lv.value for lv in r.kinds[0].levels][-2:] == [250, 500]
+
+
+@pytest.mark.parametrize("profile", ["classic", "strict"])
+def test_generale_is_made_only_within_the_teams_capots(profile):
+    # A générale needs the bidder himself to take all 8 tricks: never more often than
+    # the team's capot, and with the strong hand it does happen.
+    r = odds(STRONG, trump="H", samples=1500, seed=2, profile=profile)
+    ko = r.kind("H")
+    gen = r.level("H", "generale")
+    capot = r.level("H", "capot")
+    assert gen.made <= capot.made == ko.all_tricks
+    assert gen.made > 0
+    assert r.level("H", "générale") is gen
 
 
 def test_takers_totals_are_the_played_totals():
