@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Deal the 24 unseen cards uniformly among all deals consistent with "
         "the constraints, play every candidate contract (each trump; each bid level and "
         "capot) with the hand's seat as taker, and print the takers' total and P(made) "
-        "with Wilson 95 %% intervals. The hand's seat leads the first trick unless "
+        "with Wilson 95 % intervals. The hand's seat leads the first trick unless "
         "--dealer says otherwise.",
     )
     p.add_argument("--hand", required=True, metavar="CARDS",
