@@ -66,7 +66,12 @@ try:  # POSIX advisory lock on the run file; without fcntl the lock is skipped
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
+# Default task size: about 64 tasks (load balance on a few dozen cores), at least 32,768
+# and at most 1,048,576 donnes per part. It depends on n only, so a rerun on another
+# cluster resumes the same task list.
 DEFAULT_TASK_SIZE = 1 << 20
+MIN_DEFAULT_TASK_SIZE = 1 << 15
+DEFAULT_TASKS = 64
 # A scheduler handles a few hundred thousand tasks; beyond that, larger tasks are better.
 MAX_TASKS = 200_000
 CONNECT_TIMEOUT = 10.0
@@ -86,6 +91,13 @@ class DistributedRunError(InputError):
 
     One line, like every :class:`InputError`; rerunning the same command resumes the run.
     """
+
+
+def default_task_size(n: int) -> int:
+    """Task size used without ``task_size``: ``ceil(n / 64)`` rounded up to a multiple of
+    4,096, within 32,768 .. 1,048,576."""
+    size = -(-math.ceil(n / DEFAULT_TASKS) // 4096) * 4096
+    return max(MIN_DEFAULT_TASK_SIZE, min(DEFAULT_TASK_SIZE, size))
 
 
 def part_name(index: int) -> str:
@@ -309,7 +321,8 @@ def run_task(plan: _Plan, key: int, index: int, start: int, rows: int, directory
 
 def local_cluster_shape(cores: int | None = None) -> tuple[int, int]:
     """Workers and threads per worker of the default local cluster: one single-threaded
-    worker process per core (measured on 2 cores: 2×1 beats 1×2, see the README)."""
+    worker process per core (measured on 2 cores: 2×1 at least as fast as 1×2, see
+    ``benchmarks/dask_throughput.py``)."""
     if cores is None:
         try:
             cores = len(os.sched_getaffinity(0))
@@ -334,9 +347,12 @@ def _connect(scheduler: str | None, client: Any, timeout: float,
     cluster = None
     if scheduler is None:
         workers, per_worker = shape or local_cluster_shape()
+        # Numba's thread pool sized to the worker: no idle OpenMP threads spinning
+        # against the other worker processes.
         cluster = LocalCluster(n_workers=workers, threads_per_worker=per_worker,
                                processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
+                               silence_logs=logging.ERROR,
+                               env={"NUMBA_NUM_THREADS": str(per_worker)})
         name = f"local cluster {workers}×{per_worker}"
         try:
             c = Client(cluster, timeout=timeout)
@@ -344,13 +360,20 @@ def _connect(scheduler: str | None, client: Any, timeout: float,
             cluster.close()
             raise
     else:
+        from distributed.comm.addressing import get_address_host_port
+
         name = scheduler
         try:
+            get_address_host_port(scheduler)
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"invalid Dask scheduler address {scheduler!r} ({exc}); "
+                             "expected tcp://HOST:PORT") from None
+        try:
             c = Client(scheduler, timeout=timeout, set_as_default=False)
-        except (OSError, TimeoutError, ValueError, TypeError) as exc:
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        except (OSError, TimeoutError) as exc:
             raise InputError(f"cannot reach the Dask scheduler {scheduler!r} within "
-                             f"{timeout:g} s ({reason})") from None
+                             f"{timeout:g} s ({type(exc).__name__}); is `dask scheduler` "
+                             "running there?") from None
     try:
         if not c.scheduler_info().get("workers"):
             try:
@@ -530,7 +553,8 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
     client : distributed.Client, optional
         An already connected client to use instead (not closed at the end).
     task_size : int, optional
-        Donnes per task and part (default 1,048,576); part of the run's fingerprint.
+        Donnes per task and part (default :func:`default_task_size`: about 64 tasks);
+        part of the run's fingerprint.
     threads : int, optional
         Numba threads per task (default: the worker's thread count).
     overwrite : bool
@@ -560,7 +584,8 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
     plan = _plan(n, seed, profile, players, None, chunk_size, dealer, record_play, params)
     if threads is not None:
         threads = _positive_int(threads, "threads")
-    size = _positive_int(DEFAULT_TASK_SIZE if task_size is None else task_size, "task_size")
+    size = (default_task_size(plan.n) if task_size is None
+            else _positive_int(task_size, "task_size"))
     n_tasks = math.ceil(plan.n / size)
     if n_tasks > MAX_TASKS:
         raise InputError(f"task_size {size} makes {n_tasks:,} tasks (at most {MAX_TASKS:,}); "
