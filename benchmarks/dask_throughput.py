@@ -54,7 +54,7 @@ def _dask(n: int, seed: int, players: str, tmp: Path, shape: tuple[int, int],
     seconds = time.perf_counter() - t0
     out["end_to_end"] = {"seconds": round(seconds, 3), "donnes_per_s": round(n / seconds)}
     with LocalCluster(n_workers=shape[0], threads_per_worker=shape[1], processes=True,
-                      dashboard_address=None, silence_logs=logging.ERROR,
+                      dashboard_address=":0", silence_logs=logging.ERROR,
                       env={"NUMBA_NUM_THREADS": str(shape[1])}) as cluster, \
             Client(cluster) as client:
         # Warm the workers: import simcoinche and load the kernels from the cache.

@@ -350,7 +350,7 @@ def _connect(scheduler: str | None, client: Any, timeout: float,
         # Numba's thread pool sized to the worker: no idle OpenMP threads spinning
         # against the other worker processes.
         cluster = LocalCluster(n_workers=workers, threads_per_worker=per_worker,
-                               processes=True, dashboard_address=None,
+                               processes=True, dashboard_address=":0",
                                silence_logs=logging.ERROR,
                                env={"NUMBA_NUM_THREADS": str(per_worker)})
         name = f"local cluster {workers}×{per_worker}"
@@ -658,11 +658,11 @@ def _run(c: Any, name: str, plan: _Plan, size: int, fingerprint: dict[str, Any],
         return fut
 
     done_rows = sum(p["rows"] for p in parts.values())
-    last_write = time.monotonic()
+    last_write = -math.inf  # the first completed part is recorded at once
     try:
         with _progress(plan.n, progress, done_rows) as bar:
             first = [f for f in (submit_next() for _ in range(window)) if f is not None]
-            queue = as_completed(first)
+            queue = as_completed(first, loop=c.loop)
             for fut in queue:
                 t = running.pop(fut)
                 start, rows = tasks[t]
