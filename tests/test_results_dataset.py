@@ -1,0 +1,142 @@
+"""read_results / read_metadata on a dataset directory (simulate --engine dask): one table
+in donne order from the parts the manifest lists, only the requested columns read, and
+one-line errors for a missing, malformed or incomplete manifest."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+
+import pandas as pd
+import pytest
+from distributed import Client, LocalCluster
+
+import simcoinche
+import simcoinche.results as results
+from simcoinche.distributed import simulate_dask
+from simcoinche.errors import InputError
+from simcoinche.results import MANIFEST_NAME, read_metadata, read_results
+from simcoinche.simulate import simulate
+
+N = 3000
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    """A 12-part dataset (task size 250) and the single-file run with the same arguments;
+    in-process workers keep this fast."""
+    tmp = tmp_path_factory.mktemp("dataset")
+    simulate(N, seed=13, players="heuristic", out=tmp / "run.parquet", progress=False)
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                      dashboard_address=":0", silence_logs=logging.ERROR) as lc, \
+            Client(lc) as client:
+        simulate_dask(N, seed=13, players="heuristic", out=tmp / "ds", client=client,
+                      task_size=250, progress=False)
+    return tmp / "run.parquet", tmp / "ds"
+
+
+def _copy(src, dst):
+    shutil.copytree(src, dst)
+    return dst
+
+
+def test_a_dataset_directory_reads_as_the_single_file_of_the_same_run(dataset):
+    file, ds = dataset
+    assert len(list(ds.glob("part-*.parquet"))) == 12
+    whole = read_results(ds)
+    pd.testing.assert_frame_equal(whole, read_results(file))
+    assert (whole["donne"].to_numpy() == range(N)).all()  # part-000010 after part-000009
+    assert isinstance(whole["trump"].dtype, pd.CategoricalDtype)
+    # Also through the public API.
+    pd.testing.assert_frame_equal(simcoinche.read_results(ds, columns=["donne", "made"]),
+                                  read_results(file, columns=["donne", "made"]))
+
+
+def test_a_dataset_read_asks_pyarrow_only_for_the_requested_columns(dataset, monkeypatch):
+    _, ds = dataset
+    asked = []
+    real = results.pads
+
+    class Spy:
+        @staticmethod
+        def dataset(files, **kw):
+            d = real.dataset(files, **kw)
+
+            class Proxy:
+                def to_table(self, columns=None):
+                    asked.append(columns)
+                    return d.to_table(columns=columns)
+
+            return Proxy()
+
+    monkeypatch.setattr(results, "pads", Spy)
+    df = read_results(ds, columns=["marks_t0", "trump"])
+    assert asked == [["marks_t0", "trump"]]
+    assert list(df.columns) == ["marks_t0", "trump"]
+    assert df["trump"].cat.categories.tolist() == ["S", "H", "D", "C", "SA", "TA"]
+
+
+def test_read_metadata_of_a_dataset_directory(dataset):
+    file, ds = dataset
+    md, single = read_metadata(ds), read_metadata(file)
+    assert md["engine"] == "dask" and md["task_size"] == 250
+    for key in ("seed", "n", "profile", "players", "params", "version", "rules_version",
+                "generator", "dealer", "record_play"):
+        assert md[key] == single[key]
+    # Every part carries the run metadata in its Parquet schema, like a single file.
+    assert read_metadata(ds / "part-000007.parquet") == md
+
+
+def test_part_files_the_manifest_does_not_list_are_not_read(dataset, tmp_path):
+    ds = _copy(dataset[1], tmp_path / "ds")
+    shutil.copy(ds / "part-000003.parquet", ds / "part-000012.parquet")
+    assert len(read_results(ds, columns=["donne"])) == N
+
+
+def test_an_incomplete_dataset_is_refused_with_its_progress(dataset, tmp_path):
+    ds = _copy(dataset[1], tmp_path / "ds")
+    manifest = json.loads((ds / MANIFEST_NAME).read_text())
+    del manifest["parts"]["4"]
+    manifest["complete"] = False
+    (ds / MANIFEST_NAME).write_text(json.dumps(manifest))
+    with pytest.raises(InputError, match=r"is incomplete \(11 of 12 parts\); rerun the same "
+                       "simulate command"):
+        read_results(ds)
+
+
+def test_a_listed_part_that_is_missing_is_a_read_error(dataset, tmp_path):
+    ds = _copy(dataset[1], tmp_path / "ds")
+    (ds / "part-000005.parquet").unlink()
+    with pytest.raises(InputError, match="cannot read results"):
+        read_results(ds)
+
+
+@pytest.mark.parametrize(
+    ("manifest", "message"),
+    [
+        (None, "is a directory without a simcoinche manifest.json"),
+        ("{not json", "cannot read the manifest of"),
+        ('{"format": "other/1"}', "is not a simcoinche dataset manifest"),
+        ("[1, 2]", "is not a simcoinche dataset manifest"),
+    ],
+)
+def test_bad_or_missing_manifest_is_one_line_input_error(dataset, tmp_path, manifest,
+                                                         message):
+    ds = _copy(dataset[1], tmp_path / "ds")
+    if manifest is None:
+        (ds / MANIFEST_NAME).unlink()
+    else:
+        (ds / MANIFEST_NAME).write_text(manifest)
+    for reader in (read_results, read_metadata):
+        with pytest.raises(InputError, match=message) as exc:
+            reader(ds)
+        assert "\n" not in str(exc.value)
+
+
+def test_columns_unknown_or_absent_from_the_dataset(dataset):
+    _, ds = dataset
+    with pytest.raises(InputError, match="unknown column 'nope'"):
+        read_results(ds, columns=["nope"])
+    with pytest.raises(InputError, match=r"column 'play' is not in .* without --record-play"):
+        read_results(ds, columns=["donne", "play"])
