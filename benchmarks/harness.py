@@ -58,6 +58,11 @@ class Results:
     targets: dict[str, dict[str, Any]] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
 
+    def check(self, name: str, ok: bool, detail: object = None) -> None:
+        """Record a pass/fail check (e.g. invariants over a large run) as a target."""
+        self.targets[name] = {"figure": None, "threshold": None, "value": detail,
+                              "met": bool(ok), "note": "check"}
+
     def add(self, fig: Figure) -> Figure:
         self.figures[fig.name] = fig
         return fig
@@ -194,6 +199,9 @@ def table(results: Results) -> str:
         lines += ["", "| target | value | threshold | met |", "|---|---:|---:|---|"]
         for name, t in results.targets.items():
             met = "—" if t["met"] is None else ("yes" if t["met"] else "NO")
+            if t["threshold"] is None:  # a pass/fail check
+                lines.append(f"| {name} | {t['value']} | pass | {met} |")
+                continue
             op = "≤" if t.get("lower_is_better") else "≥"
             lines.append(f"| {name} | {_fmt(t['value'])} | {op} {_fmt(t['threshold'])} | "
                          f"{met} |")

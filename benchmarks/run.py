@@ -46,7 +46,12 @@ SIZES = {
     "rss": (500_000, 10_000_000),
     "colver_rollout": (20_000, 500_000),
     "colver_heuristic": (300, 5_000),
+    "invariants": (50_000, 1_000_000),
+    "odds_samples": (10_000, 100_000),
 }
+
+
+ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,invariants,peer"
 
 
 def _size(name: str, quick: bool) -> int:
@@ -199,6 +204,46 @@ def bench_startup(res: Results, quick: bool, tmp: Path) -> None:
     res.target("warm start", "start.warm", 3, lower_is_better=True)
 
 
+def bench_invariants(res: Results, quick: bool) -> None:
+    """The acceptance invariants over a large run per player kind (pass/fail)."""
+    from benchmarks.throughput import check_invariants
+
+    n = _size("invariants", quick)
+    for players in ("heuristic", "random"):
+        _log(f"invariants over {n:,} {players} donnes")
+        r = check_invariants(n, players)
+        checks = {k: v for k, v in r.items() if isinstance(v, bool)}
+        res.check(f"invariants, {n:,} {players} donnes", all(checks.values()),
+                  ", ".join(k for k, v in checks.items() if v) or "none passed")
+
+
+def bench_odds(res: Results, quick: bool, repeats: int) -> None:
+    """Warm ``simcoinche odds``: in process and the whole command in a fresh process."""
+    from simcoinche.odds import odds
+
+    hand = "JH 9H AH TH KS 7C 8D AD"
+    samples = _size("odds_samples", quick)
+    threads = numba.config.NUMBA_NUM_THREADS
+    odds(hand, samples=2000, seed=0, threads=threads, progress=False)  # compile / load
+
+    def in_process() -> float:
+        t0 = time.perf_counter()
+        odds(hand, samples=samples, seed=1, threads=threads, progress=False)
+        return time.perf_counter() - t0
+
+    code = ("import sys; from simcoinche.cli import main; "
+            f"sys.exit(main(['odds', '--hand', {hand!r}, '--samples', '{samples}', "
+            "'--seed', '1', '--no-progress', '--json']))")
+    _log(f"warm odds with {samples:,} samples")
+    res.add(Figure("odds.in_process", "s", repeat(in_process, repeats),
+                   f"odds() of one hand, {samples:,} exact deals x 4 trumps, every level",
+                   lower_is_better=True))
+    res.add(Figure("odds.cli_warm", "s", [_child(code)[0] for _ in range(repeats)],
+                   f"simcoinche odds --samples {samples:,} in a fresh process, warm cache",
+                   lower_is_better=True))
+    res.target("warm odds command", "odds.cli_warm", 10, lower_is_better=True)
+
+
 def bench_peer(res: Results, quick: bool, repeats: int) -> None:
     ok, info = peer_colver.available()
     if not ok:
@@ -238,10 +283,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="repeats per figure (default 5, quick 2)")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     parser.add_argument("--only", default=None,
-                        help="comma-separated sections: kernels,donnes,e2e,rss,startup,peer")
+                        help="comma-separated sections: kernels,donnes,e2e,rss,startup,"
+                             "odds,invariants,peer")
     args = parser.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 5)
-    sections = set((args.only or "kernels,donnes,e2e,rss,startup,peer").split(","))
+    sections = set((args.only or ALL_SECTIONS).split(","))
     res = Results(quick=args.quick)
     with tempfile.TemporaryDirectory(prefix="simcoinche-bench-") as tmpdir:
         tmp = Path(tmpdir)
@@ -255,6 +301,10 @@ def main(argv: list[str] | None = None) -> int:
             bench_rss(res, args.quick, tmp)
         if "startup" in sections:
             bench_startup(res, args.quick, tmp)
+        if "odds" in sections:
+            bench_odds(res, args.quick, repeats)
+        if "invariants" in sections:
+            bench_invariants(res, args.quick)
         if "peer" in sections:
             bench_peer(res, args.quick, repeats)
     path = write_results(res, args.out)
