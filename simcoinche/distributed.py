@@ -360,11 +360,16 @@ def _connect(scheduler: str | None, client: Any, timeout: float,
             cluster.close()
             raise
     else:
-        from distributed.comm.addressing import get_address_host_port
+        from distributed.comm.addressing import get_address_host_port, parse_address
+        from distributed.comm.registry import backends
 
         name = scheduler
         try:
-            get_address_host_port(scheduler)
+            scheme = parse_address(scheduler, strict=False)[0]
+            if scheme not in backends:
+                raise ValueError(f"unknown scheme {scheme!r}")
+            if scheme in ("tcp", "tls"):
+                get_address_host_port(scheduler)
         except (ValueError, TypeError) as exc:
             raise InputError(f"invalid Dask scheduler address {scheduler!r} ({exc}); "
                              "expected tcp://HOST:PORT") from None
@@ -402,8 +407,9 @@ class _Directory:
             return []
 
     def inspect(self, fingerprint: Mapping[str, Any], overwrite: bool) -> dict | None:
-        """The manifest to resume from (``None``: start afresh); refuses foreign content
-        and, without ``overwrite``, another run's manifest."""
+        """The manifest to resume from (``None``: start afresh, always with
+        ``overwrite``); refuses foreign content and, without ``overwrite``, another run's
+        manifest."""
         where = str(self.path)
         if self.path.exists() and not self.path.is_dir():
             raise InputError(f"output {where!r} is a file; --engine dask writes a dataset "
@@ -416,14 +422,14 @@ class _Directory:
                 raise InputError(f"output directory {where!r} is not empty and holds no "
                                  f"simcoinche {MANIFEST_NAME} (found {foreign[0]!r})")
             return None
+        if overwrite:
+            return None  # replace whatever run is there (its simcoinche files only)
         manifest = load_manifest(self.path)
         diff = _differences(manifest["fingerprint"], fingerprint)
-        if not diff:
-            return manifest
-        if not overwrite:
+        if diff:
             raise InputError(f"output directory {where!r} holds another run ({diff}); "
                              "choose another --out, or --overwrite to replace it")
-        return None
+        return manifest
 
     def create(self, parents: bool) -> None:
         try:
@@ -558,7 +564,8 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
     threads : int, optional
         Numba threads per task (default: the worker's thread count).
     overwrite : bool
-        Replace a directory holding another run (only its simcoinche files are removed).
+        Start afresh, replacing the run the directory holds (only its simcoinche files
+        are removed); without it a directory holding this run's manifest is resumed.
     chunk_size : int, optional
         Donnes per kernel call and Parquet row group inside a part (default 262,144).
     progress : bool, optional
@@ -625,6 +632,9 @@ def _run(c: Any, name: str, plan: _Plan, size: int, fingerprint: dict[str, Any],
                     "tasks": _tasks(plan.n, size), "parts": {}, "complete": False}
     else:
         manifest = previous
+        if manifest["tasks"] != _tasks(plan.n, size) or not manifest.get("run_id"):
+            raise InputError(f"the manifest of {str(folder.path)!r} is inconsistent with "
+                             "its fingerprint; use --overwrite to start the run afresh")
         manifest["parts"] = folder.verified_parts(previous)
         manifest["complete"] = False
     folder.set_run_id(manifest["run_id"])

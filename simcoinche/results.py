@@ -211,9 +211,10 @@ def load_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError(f"cannot read the manifest of {where!r}: "
                          f"{str(exc).splitlines()[0]}") from None
-    keys = ("fingerprint", "metadata", "tasks", "parts", "complete")
+    types = {"fingerprint": dict, "metadata": dict, "tasks": list, "parts": dict,
+             "complete": bool}
     if not isinstance(manifest, dict) or manifest.get("format") != DATASET_FORMAT \
-            or any(k not in manifest for k in keys):
+            or any(not isinstance(manifest.get(k), t) for k, t in types.items()):
         raise InputError(f"{str(path)!r} is not a simcoinche dataset manifest "
                          f"(format {DATASET_FORMAT})")
     return manifest

@@ -256,6 +256,7 @@ def test_unreachable_scheduler_is_one_line_exit_2_and_writes_nothing(tmp_path, m
     [
         (["--scheduler", "foo::bar"], "invalid Dask scheduler address 'foo::bar'"),
         (["--scheduler", "10.0.0.1"], "missing port number"),
+        (["--scheduler", "xyz://h:1"], "unknown scheme 'xyz'"),
         (["--task-size", "0"], "task_size must be a positive integer"),
         (["--task-size", "1", "-n", "300000"], "use a larger --task-size"),
         (["--threads", "0"], "threads must be a positive integer"),
@@ -356,3 +357,28 @@ def test_default_task_size_depends_on_n_only():
     assert dist.default_task_size(10_000_000) == 159744
     assert dist.default_task_size(10**9) == 1 << 20
     assert dist.default_task_size(10_000_000) % 4096 == 0
+
+
+def test_a_scheduler_without_workers_is_one_line_exit_2(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(dist, "CONNECT_TIMEOUT", 1.0)
+    out = tmp_path / "ds"
+    with LocalCluster(n_workers=0, processes=True, dashboard_address=":0",
+                      silence_logs=logging.ERROR) as lc:
+        assert main(["simulate", "-n", "100", "--engine", "dask", "--scheduler",
+                     lc.scheduler_address, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "has no workers (waited 1 s)" in err
+    assert not out.exists()
+
+
+def test_a_manifest_whose_task_list_contradicts_its_fingerprint_is_refused(
+        cluster, tmp_path):
+    out = tmp_path / "ds"
+    _run(cluster, out, n=3000, task_size=1000)
+    manifest = _manifest(out)
+    manifest["tasks"] = [[0, 1500], [1500, 1500]]
+    (out / MANIFEST_NAME).write_text(json.dumps(manifest))
+    with pytest.raises(InputError, match="inconsistent with its fingerprint"):
+        _run(cluster, out, n=3000, task_size=1000)
+    _run(cluster, out, n=3000, task_size=1000, overwrite=True)
+    assert _manifest(out)["tasks"] == [[0, 1000], [1000, 1000], [2000, 1000]]

@@ -14,6 +14,7 @@ from distributed import Client, LocalCluster
 
 import simcoinche
 import simcoinche.results as results
+from simcoinche.cli import main
 from simcoinche.distributed import simulate_dask
 from simcoinche.errors import InputError
 from simcoinche.results import MANIFEST_NAME, read_metadata, read_results
@@ -118,6 +119,8 @@ def test_a_listed_part_that_is_missing_is_a_read_error(dataset, tmp_path):
         (None, "is a directory without a simcoinche manifest.json"),
         ("{not json", "cannot read the manifest of"),
         ('{"format": "other/1"}', "is not a simcoinche dataset manifest"),
+        ('{"format": "simcoinche-dataset/1", "fingerprint": [], "metadata": {}, '
+         '"tasks": [], "parts": {}, "complete": true}', "is not a simcoinche dataset manifest"),
         ("[1, 2]", "is not a simcoinche dataset manifest"),
     ],
 )
@@ -140,3 +143,11 @@ def test_columns_unknown_or_absent_from_the_dataset(dataset):
         read_results(ds, columns=["nope"])
     with pytest.raises(InputError, match=r"column 'play' is not in .* without --record-play"):
         read_results(ds, columns=["donne", "play"])
+
+
+def test_simcoinche_report_reads_a_dataset_directory(dataset, tmp_path, capsys):
+    _, ds = dataset
+    assert main(["report", str(ds), "--out", str(tmp_path / "rep")]) == 0
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert f"| donnes | {N:,} |" in text
+    assert "wrote" in capsys.readouterr().out
