@@ -84,6 +84,9 @@ _RUN_FIELDS = frozenset({"n", "seconds", "threads", "players", "profile", "seed"
 # Kernel calls of the tasks running in one worker process go one at a time, each with all
 # of the worker's threads; Parquet encoding of one task overlaps the kernel of another.
 _KERNEL_LOCK = threading.Lock()
+# Digest of the kernel sources as imported by this process (a worker started before the
+# sources changed keeps running the old code: it must not pass for the new one).
+_KERNELS = kernel_source_digest()
 
 
 class DistributedRunError(InputError):
@@ -144,7 +147,7 @@ def _fingerprint(plan: _Plan, task_size: int) -> dict[str, Any]:
     fp = {k: md[k] for k in ("seed", "n", "profile", "players", "param_arrays", "dealer",
                              "record_play", "version", "rules_version", "generator")}
     fp["profile_rules"] = plan.profile.packed.tolist()
-    fp["kernels"] = kernel_source_digest()
+    fp["kernels"] = _KERNELS
     fp["task_size"] = task_size
     return json.loads(json.dumps(fp))  # tuples → lists, as read back from the manifest
 
@@ -266,9 +269,10 @@ def run_task(plan: _Plan, key: int, index: int, start: int, rows: int, directory
         :class:`RunSummary` statistics), ``seconds``.
     """
     t0 = time.perf_counter()
-    if kernels != kernel_source_digest():
-        raise RuntimeError(f"this worker's simcoinche kernels ({kernel_source_digest()}) "
-                           f"differ from the client's ({kernels}); install the same version")
+    if kernels != _KERNELS:
+        raise RuntimeError(f"this worker's simcoinche kernels ({_KERNELS}) differ from "
+                           f"the client's ({kernels}); run the same simcoinche on both "
+                           "(restart workers after an upgrade)")
     nthreads = _task_threads(threads)
     folder = Path(directory)
     path = folder / part_name(index)

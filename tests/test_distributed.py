@@ -21,7 +21,6 @@ import pytest
 from distributed import Client, LocalCluster
 
 import simcoinche.distributed as dist
-from simcoinche._kernels import kernel_source_digest
 from simcoinche._kernels.rng import seed_key
 from simcoinche.cli import main
 from simcoinche.errors import InputError
@@ -330,10 +329,10 @@ def test_task_refuses_other_kernels_and_a_replaced_run(tmp_path):
                       "0" * 16, threads=1)
     with pytest.raises(RuntimeError, match="changed; part 0 discarded"):
         dist.run_task(plan, key, 0, 0, 100, str(tmp_path), plan.metadata(), "run-b",
-                      kernel_source_digest(), threads=1)
+                      dist._KERNELS, threads=1)
     assert sorted(p.name for p in tmp_path.iterdir()) == [dist.RUN_FILE]
     res = dist.run_task(plan, key, 0, 0, 100, str(tmp_path), plan.metadata(), "run-a",
-                        kernel_source_digest(), threads=1)
+                        dist._KERNELS, threads=1)
     assert res["rows"] == 100 and (tmp_path / "part-000000.parquet").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == [dist.RUN_FILE,
                                                          "part-000000.parquet"]
