@@ -641,6 +641,7 @@ def _run(c: Any, name: str, plan: _Plan, size: int, fingerprint: dict[str, Any],
                              "its fingerprint; use --overwrite to start the run afresh")
         manifest["parts"] = folder.verified_parts(previous)
         manifest["complete"] = False
+        meta = manifest["metadata"]  # every part of a run carries the same metadata
     folder.set_run_id(manifest["run_id"])
     folder.clean_partials()
     folder.write_manifest(manifest)
