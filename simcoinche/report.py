@@ -28,6 +28,7 @@ import pandas as pd
 from simcoinche.cards import CONTRACT_KIND_NAMES
 from simcoinche.errors import InputError
 from simcoinche.profiles import get_profile
+from simcoinche.results import COLUMNS
 from simcoinche.stats import bid_curve, played, success_rates, taker_team
 
 #: Tables of the report: name → (title, {column: meaning}). The CSV of each table has
@@ -286,6 +287,9 @@ def _metadata_lines(meta: dict[str, Any], source: str) -> list[str]:
     return lines
 
 
+REPORT_COLUMNS = tuple(c.name for c in COLUMNS if not c.record_only)
+
+
 def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str],
                  overwrite: bool = False, min_count: int = 100) -> Report:
     """Write the report of a run into ``out_dir``.
@@ -324,7 +328,8 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
         raise InputError(f"results {src!r} not found")
     meta = simcoinche.read_metadata(results)
     out = _check_out_dir(out_dir, overwrite)
-    df = simcoinche.read_results(results)
+    # every per-donne column, but never the --record-play ones (the largest by far)
+    df = simcoinche.read_results(results, columns=list(REPORT_COLUMNS))
     profile = get_profile(meta.get("profile", "federal"))
     tables, notes = headline_tables(df, profile, min_count=min_count)
     f = _with_features(df, profile)

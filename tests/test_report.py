@@ -169,3 +169,20 @@ def test_cli_bad_input_is_one_line_and_exit_2(case, run, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("simcoinche: error: ") and fragment in err
     assert err.count("\n") == 1
+
+
+def test_report_never_loads_the_record_play_columns(tmp_path, monkeypatch):
+    path = tmp_path / "rec.parquet"
+    simcoinche.simulate(2000, seed=4, out=path, record_play=True, progress=False)
+    asked = []
+    real = simcoinche.read_results
+
+    def spy(results, columns=None):
+        asked.append(columns)
+        return real(results, columns=columns)
+
+    monkeypatch.setattr(simcoinche, "read_results", spy)
+    write_report(path, tmp_path / "rep")
+    assert asked and asked[0] is not None
+    assert "play" not in asked[0] and "auction" not in asked[0]
+    assert {"hand_0", "taker", "trump", "made", "marks_t0"} <= set(asked[0])
