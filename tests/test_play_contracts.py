@@ -108,3 +108,18 @@ def test_the_same_deal_and_contract_played_many_times_varies_with_random_players
     out = _play(many, "federal", ("random", "random"))
     assert len(np.unique(out[B.PC_CARD_POINTS])) > 20
     assert 0.0 < out[B.PC_MADE].mean() < 1.0
+
+
+def test_taker_own_tricks_are_reported_and_decide_a_generale():
+    """PC_TAKER_TRICKS: the bidder's own tricks (at most his team's); a générale
+    (classic) is made exactly when he took all 8."""
+    df = simulate(20000, seed=4, profile="classic", players="random", progress=False)
+    df = df[~df["passed_out"]].reset_index(drop=True)
+    out = _play(df, "classic", ("random", "random"))
+    team = df["taker"].to_numpy() & 1
+    team_tricks = np.where(team == 0, out[B.PC_TRICKS], out[B.PC_TRICKS + 1])
+    assert (out[B.PC_TAKER_TRICKS] <= team_tricks).all()
+    assert (out[B.PC_TAKER_TRICKS] < team_tricks).any()
+    gen = df["bid_level"].to_numpy() == len(get_profile("classic").bid_values) + 1
+    assert gen.sum() > 20
+    assert (out[B.PC_MADE][gen] == (out[B.PC_TAKER_TRICKS][gen] == 8)).all()

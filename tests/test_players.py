@@ -86,7 +86,7 @@ def _bid(hand: str, dealer: int = 3, tokens: list[str] | None = None,
     st, acts, n = _auction(dealer, tokens or [])
     rng = np.zeros(4, dtype=np.uint64)
     a = heuristic_action(np.uint32(parse_hand(hand)), st, acts, n,
-                         param_array("heuristic", over), PROF, rng)
+                         param_array("heuristic", over)[None, :], 0, PROF, rng)
     return format_action(a, FEDERAL)
 
 
@@ -113,7 +113,7 @@ def test_random_player_card_is_uniform_among_legal_cards():
     counts: dict[int, int] = {}
     for _ in range(3000):
         c = K.random_card(hand, legal, trick, 1, info, np.zeros(1, np.uint8), 0,
-                          np.zeros(K.PARAM_LEN), PROF, st)
+                          np.zeros((1, K.PARAM_LEN)), 0, PROF, st)
         counts[c] = counts.get(c, 0) + 1
     assert set(counts) == {parse_card("7S"), parse_card("8S"), parse_card("AS")}
     assert all(800 < v < 1200 for v in counts.values())
@@ -171,7 +171,7 @@ def test_heuristic_auction_actions_are_always_legal():
     # Over many random hands and random auction prefixes, the heuristic's answer passes
     # auction_check (auction_apply returns 0).
     rng = np.random.default_rng(5)
-    params = param_array("heuristic")
+    params = param_array("heuristic")[None, :]
     st_rng = np.zeros(4, dtype=np.uint64)
     for _ in range(400):
         deck = rng.permutation(32)
@@ -182,21 +182,21 @@ def test_heuristic_auction_actions_are_always_legal():
         n = 0
         while st[8] == 0:
             seat = st[0]
-            a = heuristic_action(np.uint32(hands[seat]), st, acts, n, params, PROF, st_rng)
+            a = heuristic_action(np.uint32(hands[seat]), st, acts, n, params, 0, PROF, st_rng)
             assert auction_apply(st, a, PROF) == 0
             acts[n] = a
             n += 1
 
 
 def test_open_eval_counts_trump_honours_length_belote_and_outside_aces():
-    p = param_array("heuristic")
-    weak = open_eval(np.uint32(parse_hand("7H 8H 7S 8S 7D 8D 7C 8C")), 1, p)
-    strong = open_eval(np.uint32(parse_hand("JH 9H AH KH QH AS AD 7C")), 1, p)
+    p = param_array("heuristic")[None, :]
+    weak = open_eval(np.uint32(parse_hand("7H 8H 7S 8S 7D 8D 7C 8C")), 1, p, 0)
+    strong = open_eval(np.uint32(parse_hand("JH 9H AH KH QH AS AD 7C")), 1, p, 0)
     assert strong - weak > 100
     # An outside ace is worth v_ace more than a small card.
-    a = open_eval(np.uint32(parse_hand("JH 9H 7S 8S 7D 8D 7C AC")), 1, p)
-    b = open_eval(np.uint32(parse_hand("JH 9H 7S 8S 7D 8D 7C 8C")), 1, p)
-    assert a - b == pytest.approx(p[H.HP_V_ACE])
+    a = open_eval(np.uint32(parse_hand("JH 9H 7S 8S 7D 8D 7C AC")), 1, p, 0)
+    b = open_eval(np.uint32(parse_hand("JH 9H 7S 8S 7D 8D 7C 8C")), 1, p, 0)
+    assert a - b == pytest.approx(p[0, H.HP_V_ACE])
 
 
 # --- heuristic play --------------------------------------------------------------------
@@ -222,7 +222,7 @@ def _card(hand: str, trick: list[str], seat: int, taker: int, kind: int,
         info[K.I_LED + s] = v
     st = np.zeros(4, dtype=np.uint64)
     c = heuristic_card(h, legal, t, n, info, np.zeros(1, np.uint8), 0,
-                       param_array("heuristic"), PROF, st)
+                       param_array("heuristic")[None, :], 0, PROF, st)
     assert (int(legal) >> c) & 1
     from simcoinche.cards import format_card
 

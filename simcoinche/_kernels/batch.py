@@ -40,7 +40,8 @@ profile's capot value on a capot); ``PC_ANNOUNCE`` ordinary announcements per te
 the comparison and the capot transfer; ``PC_BELOTE`` belote per team; ``PC_MADE`` 1 if
 the contract is made; ``PC_MARKS`` marks per team (rounded as the profile says);
 ``PC_TOTAL_TAKERS`` / ``PC_TOTAL_DEFENCE`` the totals ``T_t`` and ``T_d`` (cards +
-announcements + belote) before rounding; ``PC_LITIGE`` 1 for a classic litige. Inputs
+announcements + belote) before rounding; ``PC_LITIGE`` 1 for a classic litige;
+``PC_TAKER_TRICKS`` the tricks won by the bidder himself (a générale needs 8). Inputs
 are trusted (the facade validates them): an invalid contract gives meaningless rows.
 """
 
@@ -76,7 +77,8 @@ PC_MARKS = 9            # 2 rows: marks per team
 PC_TOTAL_TAKERS = 11    # T_t before rounding
 PC_TOTAL_DEFENCE = 12   # T_d before rounding
 PC_LITIGE = 13          # 1 for a litige (classic 81-81 at 80)
-PC_LEN = 14
+PC_TAKER_TRICKS = 14    # tricks won by the bidder himself (decides a générale)
+PC_LEN = 15
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -171,10 +173,10 @@ def play_contracts(run_key, start, hands, dealer, taker, level, kind, coinche, c
                 hs[s] = hands[j, s]
             rng_seed(st, donne_key(run_key, start + j), STREAM_PLAYERS)
             t = np.int64(taker[j])
-            made = play_phase(hs, np.int64(dealer[j]), t, np.int64(level[j]),
-                              np.int64(kind[j]), np.int64(coinche[j]), codes, params, prof,
-                              st, actions, 0, False, play_rec, 0,
-                              cur, trick, info, decl, declare, ann, bel, cpts, tricks, score)
+            made, own = play_phase(hs, np.int64(dealer[j]), t, np.int64(level[j]),
+                                   np.int64(kind[j]), np.int64(coinche[j]), codes, params, prof,
+                                   st, actions, 0, False, play_rec, 0,
+                                   cur, trick, info, decl, declare, ann, bel, cpts, tricks, score)
             for q in range(2):
                 out[PC_TRICKS + q, j] = tricks[q]
                 out[PC_CARD_POINTS + q, j] = cpts[q]
@@ -187,3 +189,4 @@ def play_contracts(run_key, start, hands, dealer, taker, level, kind, coinche, c
             out[PC_TOTAL_TAKERS, j] = score[S_TOTAL0 + (t & 1)]
             out[PC_TOTAL_DEFENCE, j] = score[S_TOTAL0 + 1 - (t & 1)]
             out[PC_LITIGE, j] = score[S_LITIGE]
+            out[PC_TAKER_TRICKS, j] = own

@@ -8,7 +8,7 @@ players, the thread count or the chunk size.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, uint64
 
 from simcoinche._kernels.layout import (
     P_CUT_MIN,
@@ -16,7 +16,9 @@ from simcoinche._kernels.layout import (
     P_DEAL_ROUND_2,
     P_DEAL_ROUND_3,
 )
-from simcoinche._kernels.rng import STREAM_DEAL, bounded, rng_seed
+from simcoinche._kernels.rng import STREAM_DEAL, bounded, rand64, rng_seed
+
+_M32 = np.uint64(0xFFFFFFFF)
 
 
 @njit(cache=True)
@@ -25,14 +27,42 @@ def shuffle_deck(st, deck):
 
     Fisher-Yates from the top: position ``k`` receives a uniform choice among the
     positions ``k..31`` not yet fixed. ``st`` is the ``uint64[4]`` RNG state.
+
+    The draws are exactly :func:`.rng.bounded`'s (32-bit halves, low half first, Lemire
+    multiply-shift with rejection), with the generator state kept in local variables
+    for the 31 draws and written back to ``st`` at the end.
     """
     for k in range(32):
         deck[k] = k
+    key = st[0]
+    ctr = st[1]
+    spare = st[2]
+    has_spare = st[3] != uint64(0)
     for k in range(31):
-        j = k + bounded(st, 32 - k)
+        nn = uint64(32 - k)
+        while True:
+            # next32: the buffered upper half if any, else a fresh 64-bit draw.
+            if has_spare:
+                r = spare
+                has_spare = False
+            else:
+                x = rand64(key, ctr)
+                ctr += uint64(1)
+                spare = x >> uint64(32)
+                has_spare = True
+                r = x & _M32
+            m = r * nn
+            low = m & _M32
+            # Lemire: reject the few low products that would bias small results.
+            if low >= nn or low >= ((_M32 + uint64(1)) - nn) % nn:
+                break
+        j = k + np.int64(m >> uint64(32))
         t = deck[k]
         deck[k] = deck[j]
         deck[j] = t
+    st[1] = ctr
+    st[2] = spare
+    st[3] = uint64(1) if has_spare else uint64(0)
 
 
 @njit(cache=True)

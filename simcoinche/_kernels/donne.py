@@ -29,18 +29,17 @@ from simcoinche._kernels.auction import (
     A_N_BIDS,
     A_STATUS,
     A_TO_SPEAK,
-    auction_apply,
-    auction_check,
     auction_start,
 )
 from simcoinche._kernels.deal import deal_hands
 from simcoinche._kernels.heuristic import heuristic_action, heuristic_card
 from simcoinche._kernels.layout import (
+    P_AUCTION_CARDS,
     P_CAPOT_CARD_POINTS,
     P_LAST_TRICK_BONUS,
     P_N_BID_VALUES,
 )
-from simcoinche._kernels.play import card_points, legal_mask, trick_winner
+from simcoinche._kernels.play import beats, card_points, legal_mask_win, trick_winner
 from simcoinche._kernels.players import (
     I_ANN_TEAM,
     I_BELOTE_SEAT,
@@ -61,10 +60,12 @@ from simcoinche._kernels.players import (
     I_VOID,
     INFO_LEN,
     PLAYER_HEURISTIC,
+    PLAYER_RANDOM,
+    auction_apply_inline,
     random_action,
     random_card,
 )
-from simcoinche._kernels.rng import STREAM_PLAYERS, donne_key, lowest_bit, rng_seed
+from simcoinche._kernels.rng import STREAM_PLAYERS, donne_key, lowest_bit, random_bit, rng_seed
 from simcoinche._kernels.scoring import (
     S_ANN0,
     S_ANN1,
@@ -97,21 +98,22 @@ MAX_ACTIONS = 128
 NO_CARD = 255
 
 
-@njit(cache=True)
-def choose_action(code, hand, astate, actions, n_actions, params, prof, st):
+@njit(cache=True, inline="always")
+def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st):
     """Auction action of a player of kind ``code`` (registry in :mod:`.players`)."""
     if code == PLAYER_HEURISTIC:
-        return heuristic_action(hand, astate, actions, n_actions, params, prof, st)
-    return random_action(hand, astate, actions, n_actions, params, prof, st)
+        return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
+    return random_action(hand, astate, actions, n_actions, params, row, prof, st)
 
 
 @njit(cache=True)
-def choose_card(code, hand, legal, trick, n, info, actions, n_actions, params, prof, st):
+def choose_card(code, hand, legal, trick, n, info, actions, n_actions, params, row, prof, st):
     """Card played by a player of kind ``code`` among ``legal`` (``uint32``)."""
     if code == PLAYER_HEURISTIC:
-        return heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, prof,
-                              st)
-    return random_card(hand, legal, trick, n, info, actions, n_actions, params, prof, st)
+        return heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
+                              prof, st)
+    return random_card(hand, legal, trick, n, info, actions, n_actions, params, row, prof,
+                       st)
 
 
 @njit(cache=True)
@@ -129,6 +131,21 @@ def declared_cards(hand, trump, prof, decl):
             for r in range(top - decl[k, 3] + 1, top + 1):
                 m |= np.int64(1) << (8 * decl[k, 2] + r)
     return m
+
+
+@njit(cache=True, inline="always")
+def has_declarable(hands):
+    """Whether any of the four hands (``uint32[4]``) holds a run of three cards of one
+    suit or four cards of one rank — the shapes every announcement is made of. When none
+    does, nobody has anything to declare in any profile."""
+    run3 = np.int64(0)
+    for s in range(4):
+        h = np.int64(hands[s])
+        # Three consecutive ranks inside one suit byte (bits r, r+1, r+2; r <= 5).
+        run3 |= h & (h >> 1) & (h >> 2) & np.int64(0x3F3F3F3F)
+        # The same rank in all four suit bytes.
+        run3 |= h & (h >> 8) & (h >> 16) & (h >> 24) & np.int64(0xFF)
+    return run3 != 0
 
 
 @njit(cache=True)
@@ -174,15 +191,21 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
 
     Returns
     -------
-    int
-        1 when the contract is made, else 0.
+    (int, int)
+        1 when the contract is made, else 0; the tricks won by the bidder himself.
     """
     for s in range(4):
         cur[s] = hands[s]
     # --- announcements: simulated players declare everything ------------------------
-    ann_team = _team_announcements(hands, kind, declare, prof, ann)
+    if has_declarable(hands):
+        ann_team = _team_announcements(hands, kind, declare, prof, ann)
+    else:
+        # No hand holds a run of three or four of a kind: nothing to declare.
+        ann[0] = 0
+        ann[1] = 0
+        ann_team = -1
     belote_points(hands, kind, prof, bel)
-    heur = codes[0] == PLAYER_HEURISTIC or codes[1] == PLAYER_HEURISTIC
+    heur = codes[0] != PLAYER_RANDOM or codes[1] != PLAYER_RANDOM
     belote_seat = -1
     if kind < 4 and (bel[0] != 0 or bel[1] != 0):
         kq = np.int64(0x60) << (8 * kind)
@@ -190,82 +213,118 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
             if np.int64(hands[s]) & kq == kq:
                 belote_seat = s
 
-    # --- public information the players see -----------------------------------------
-    for k in range(INFO_LEN):
-        info[k] = 0
-    info[I_DEALER] = dealer
-    info[I_TAKER] = taker
-    info[I_KIND] = kind
-    info[I_LEVEL] = level
-    info[I_VALUE] = bid_value(level, prof)
-    info[I_COINCHE] = coinche
-    info[I_BELOTE_SEAT] = -1
-    info[I_ANN_TEAM] = ann_team
+    # --- public information the players see (only non-random players read it) -------
+    if heur:
+        for k in range(INFO_LEN):
+            info[k] = 0
+        info[I_DEALER] = dealer
+        info[I_TAKER] = taker
+        info[I_KIND] = kind
+        info[I_LEVEL] = level
+        info[I_VALUE] = bid_value(level, prof)
+        info[I_COINCHE] = coinche
+        info[I_BELOTE_SEAT] = -1
+        info[I_ANN_TEAM] = ann_team
 
     # --- play: 8 tricks -------------------------------------------------------------
     leader = (dealer + 1) & 3
-    for t in range(2):
-        cpts[t] = 0
-        tricks[t] = 0
+    c0 = 0
+    c1 = 0
+    t0 = 0
+    t1 = 0
     played = np.int64(0)
     taker_tricks = 0
     last_team = 0
     pos = 0
     for tr in range(8):
-        info[I_TRICK] = tr
-        info[I_LEADER] = leader
-        if tr == 1 and heur and ann_team >= 0:
-            # Announcements are shown during the second trick.
-            for s in range(ann_team, 4, 2):
-                info[I_SHOWN + s] = declared_cards(hands[s], kind, prof, decl)
+        if heur:
+            info[I_TRICK] = tr
+            info[I_LEADER] = leader
+            if tr == 1 and ann_team >= 0:
+                # Announcements are shown during the second trick.
+                for s in range(ann_team, 4, 2):
+                    info[I_SHOWN + s] = declared_cards(hands[s], kind, prof, decl)
+        led = 0
+        win_pos = 0
+        win_card = 0
+        pts = 0
         for p in range(4):
             seat = (leader + p) & 3
-            legal = legal_mask(cur[seat], trick, p, kind, prof)
-            info[I_SEAT] = seat
-            c = choose_card(codes[seat & 1], cur[seat], legal, trick, p, info, actions, n_actions,
-                            params[seat & 1], prof, st)
-            if c < 0 or c > 31 or (np.int64(legal) >> c) & 1 == 0:
-                # A player may only play a legal card.
-                c = lowest_bit(legal)
+            team = seat & 1
+            hand = cur[seat]
+            if p == 0:
+                # Leading: any card.
+                legal = hand
+            else:
+                # The winner so far is kept up to date card by card (same rules as
+                # legal_mask, without recomputing the trick's winner).
+                legal = legal_mask_win(hand, led, win_card, win_pos == p - 2, kind, prof)
+            if codes[team] == PLAYER_RANDOM:
+                # Random player: a uniform legal card (random_card), inlined.
+                c = random_bit(st, legal)
+            else:
+                info[I_SEAT] = seat
+                c = choose_card(codes[team], hand, legal, trick, p, info, actions,
+                                n_actions, params, team, prof, st)
+                if c < 0 or c > 31 or (np.int64(legal) >> c) & 1 == 0:
+                    # A player may only play a legal card.
+                    c = lowest_bit(legal)
             trick[p] = c
-            cur[seat] = cur[seat] & ~(np.uint32(1) << np.uint32(c))
+            cur[seat] = hand & ~(np.uint32(1) << np.uint32(c))
             played |= np.int64(1) << c
-            info[I_PLAYED] = played
+            pts += card_points(c, kind, prof)
             if record:
                 play_rec[row, pos] = c
             pos += 1
-            # Public inferences (only heuristic players read them): who led which suit;
-            # a card off the led suit shows a void.
+            if p == 0:
+                led = c >> 3
+                win_card = c
+            elif beats(c, win_card, led, kind):
+                win_card = c
+                win_pos = p
             if heur:
-                led = trick[0] >> 3
+                info[I_PLAYED] = played
+                # Public inferences (only heuristic players read them): who led which
+                # suit; a card off the led suit shows a void.
                 if p == 0:
                     info[I_LED + seat] |= 1 << led
                 if p > 0 and (c >> 3) != led:
                     info[I_VOID + seat] |= 1 << led
                     if kind < 4 and led != kind and (c >> 3) != kind:
+                        # The winner before this card: win_pos unless this card took it.
                         w = trick_winner(trick, p, kind, prof)
                         if w != p - 2 and (trick[w] >> 3) != kind:
-                            # Had to trump (opponent winning, no trump yet) and did not: no trump.
+                            # Had to trump (opponent winning, no trump yet) and did not:
+                            # no trump.
                             info[I_VOID + seat] |= 1 << kind
                 if belote_seat == seat and kind < 4 and c >> 3 == kind and (
                     (c & 7) == 5 or (c & 7) == 6
                 ):
                     # "Belote" is said when the first of K/Q of trumps is played.
                     info[I_BELOTE_SEAT] = seat
-        w = trick_winner(trick, 4, kind, prof)
-        winner = (leader + w) & 3
-        pts = 0
-        for p in range(4):
-            pts += card_points(trick[p], kind, prof)
+        # "A trick is won by the highest trump in it, else by the highest card of the
+        # led suit" (kept card by card above with play.beats).
+        winner = (leader + win_pos) & 3
         last_team = winner & 1
-        cpts[last_team] += pts
-        tricks[last_team] += 1
-        info[I_POINTS + last_team] = cpts[last_team]
-        info[I_TRICKS + last_team] = tricks[last_team]
+        if last_team == 0:
+            c0 += pts
+            t0 += 1
+        else:
+            c1 += pts
+            t1 += 1
+        if heur:
+            info[I_POINTS] = c0
+            info[I_POINTS + 1] = c1
+            info[I_TRICKS] = t0
+            info[I_TRICKS + 1] = t1
         if winner == taker:
             taker_tricks += 1
         leader = winner
-    if tricks[0] == 8 or tricks[1] == 8:
+    cpts[0] = c0
+    cpts[1] = c1
+    tricks[0] = t0
+    tricks[1] = t1
+    if t0 == 8 or t1 == 8:
         # "a team that wins all 8 tricks has C = 252 ... and the other 0".
         cpts[last_team] = prof[P_CAPOT_CARD_POINTS]
         cpts[1 - last_team] = 0
@@ -276,7 +335,7 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
     # A générale is made only if the bidder himself takes all 8 tricks.
     made = score_donne(taker & 1, level, kind, coinche, cpts, tricks, ann, bel, prof, score,
                        taker_tricks)
-    return 1 if made else 0
+    return (1 if made else 0), taker_tricks
 
 
 
@@ -318,7 +377,12 @@ cpts, tricks, score
     cut = deal_hands(st, key, dealer, prof, deck, hands)
     # The cards each seat holds while bidding (stephanoise: the first 6 dealt). Simulated
     # players never use the optional hand annulment (classic).
-    auction_hands(deck, cut, dealer, prof, early)
+    if prof[P_AUCTION_CARDS] < 8:
+        auction_hands(deck, cut, dealer, prof, early)
+    else:
+        # The whole hand is held at the auction.
+        for s in range(4):
+            early[s] = hands[s]
     for s in range(4):
         # The uint32 bit pattern, stored in the int32 column (viewed back as uint32).
         out[O_HAND + s, row] = hands[s]
@@ -331,12 +395,12 @@ cpts, tricks, score
     while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
         seat = astate[A_TO_SPEAK]
         team = seat & 1
-        a = choose_action(codes[team], early[seat], astate, actions, na, params[team], prof,
-                          st)
-        if auction_check(astate, a, prof) != 0:
+        a = choose_action(codes[team], early[seat], astate, actions, na, params, team,
+                          prof, st)
+        if auction_apply_inline(astate, a, prof) != 0:
             # A player may only make legal calls; passing is always allowed.
             a = 0
-        auction_apply(astate, a, prof)
+            auction_apply_inline(astate, a, prof)
         actions[na] = a
         na += 1
     if record:
@@ -378,9 +442,9 @@ cpts, tricks, score
     out[O_CAPOT, row] = 1 if level == prof[P_N_BID_VALUES] else 0
     out[O_COINCHE, row] = coinche
 
-    made = play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, st,
-                      actions, na, record, play_rec, row,
-                      cur, trick, info, decl, declare, ann, bel, cpts, tricks, score)
+    made, _ = play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, st,
+                         actions, na, record, play_rec, row,
+                         cur, trick, info, decl, declare, ann, bel, cpts, tricks, score)
     for t in range(2):
         out[O_TRICKS + t, row] = tricks[t]
         out[O_CARD_POINTS + t, row] = cpts[t]

@@ -151,49 +151,49 @@ def _suit(h, s):
 
 
 @njit(cache=True)
-def open_eval(hand, k, params):
+def open_eval(hand, k, params, row):
     """Estimate of the team's points with suit ``k`` as trump, from ``hand`` alone.
 
     Returns the estimate (``float64``) including the partner's assumed share ``base``.
     """
     t = _suit(hand, k)
     nt = popcount32(t)
-    e = params[HP_BASE]
+    e = params[row, HP_BASE]
     if (t >> R_JACK) & 1:
-        e += params[HP_V_JACK]
+        e += params[row, HP_V_JACK]
     if (t >> R_NINE) & 1:
-        e += params[HP_V_NINE] if nt >= 2 else params[HP_V_NINE_SEC]
+        e += params[row, HP_V_NINE] if nt >= 2 else params[row, HP_V_NINE_SEC]
     if (t >> R_ACE) & 1:
-        e += params[HP_V_TRUMP_ACE]
+        e += params[row, HP_V_TRUMP_ACE]
     if (t >> R_TEN) & 1:
-        e += params[HP_V_TRUMP_TEN]
+        e += params[row, HP_V_TRUMP_TEN]
     honours = ((t >> R_JACK) & 1) + ((t >> R_NINE) & 1) + ((t >> R_ACE) & 1) + ((t >> R_TEN) & 1)
-    e += params[HP_V_SMALL_TRUMP] * (nt - honours)
+    e += params[row, HP_V_SMALL_TRUMP] * (nt - honours)
     if nt > 4:
-        e += params[HP_V_LONG_TRUMP] * (nt - 4)
+        e += params[row, HP_V_LONG_TRUMP] * (nt - 4)
     if (t >> R_KING) & 1 and (t >> R_QUEEN) & 1:
-        e += params[HP_V_BELOTE]
+        e += params[row, HP_V_BELOTE]
     for s in range(4):
         if s == k:
             continue
         m = _suit(hand, s)
         n = popcount32(m)
         if (m >> R_ACE) & 1:
-            e += params[HP_V_ACE]
+            e += params[row, HP_V_ACE]
             if (m >> R_TEN) & 1:
-                e += params[HP_V_TEN_ACE]
+                e += params[row, HP_V_TEN_ACE]
         elif (m >> R_TEN) & 1 and n >= 3:
-            e += params[HP_V_TEN_GUARDED]
+            e += params[row, HP_V_TEN_GUARDED]
         if nt >= 3:
             if n == 0:
-                e += params[HP_V_VOID]
+                e += params[row, HP_V_VOID]
             elif n == 1:
-                e += params[HP_V_SINGLETON]
+                e += params[row, HP_V_SINGLETON]
     return e
 
 
 @njit(cache=True)
-def support_eval(hand, k, params):
+def support_eval(hand, k, params, row):
     """Raise owed to a partner who bid suit ``k``: aces, the other major, ruffs, belote."""
     t = _suit(hand, k)
     nt = popcount32(t)
@@ -205,43 +205,43 @@ def support_eval(hand, k, params):
         n = popcount32(m)
         if (m >> R_ACE) & 1:
             # "remontez pour vos as".
-            r += params[HP_RAISE_ACE]
+            r += params[row, HP_RAISE_ACE]
         # "... et coupes si elles sont exploitables"; "ne pas remonter pour une coupe si
         # on n'a pas d'atout".
         if (n == 0 and nt >= 1) or (n == 1 and nt >= 2):
-            r += params[HP_RAISE_RUFF]
+            r += params[row, HP_RAISE_RUFF]
     if (t >> R_JACK) & 1 or ((t >> R_NINE) & 1 and nt >= 2):
         # The partner's missing major (a bare 9 does not count: "ne pas remonter pour un 9
         # sec").
-        r += params[HP_RAISE_MAJOR]
+        r += params[row, HP_RAISE_MAJOR]
     if r > 0.0 and (t >> R_KING) & 1 and (t >> R_QUEEN) & 1:
         # Belote adds to a raise, never makes one alone ("ne pas remonter de 20 points sur
         # un 80 pour la belote").
-        r += params[HP_RAISE_BELOTE]
+        r += params[row, HP_RAISE_BELOTE]
     return r
 
 
 @njit(cache=True)
-def defence_eval(hand, k, params):
+def defence_eval(hand, k, params, row):
     """Estimate of the defence's points against trump ``k``, from ``hand`` and ``def_base``."""
     t = _suit(hand, k)
     nt = popcount32(t)
-    d = params[HP_DEF_BASE]
+    d = params[row, HP_DEF_BASE]
     if (t >> R_JACK) & 1:
-        d += params[HP_DEF_TRUMP_HONOUR]
+        d += params[row, HP_DEF_TRUMP_HONOUR]
     if (t >> R_NINE) & 1 and nt >= 2:
-        d += params[HP_DEF_TRUMP_HONOUR]
+        d += params[row, HP_DEF_TRUMP_HONOUR]
     if nt >= 3:
         # Length in trumps shortens the takers' trumps and protects the honours.
-        d += params[HP_DEF_LONG_TRUMP] * (nt - 2)
+        d += params[row, HP_DEF_LONG_TRUMP] * (nt - 2)
     for s in range(4):
         if s == k:
             continue
         m = _suit(hand, s)
         if (m >> R_ACE) & 1:
-            d += params[HP_DEF_ACE]
+            d += params[row, HP_DEF_ACE]
             if (m >> R_TEN) & 1:
-                d += params[HP_DEF_ACE]
+                d += params[row, HP_DEF_ACE]
     return d
 
 
@@ -289,7 +289,7 @@ def _bids_in_kind(actions, n_actions, first_seat, seat, kind, prof):
 
 
 @njit(cache=True)
-def _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params, prof):
+def _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params, row, prof):
     """The team's estimated points with suit ``kd`` as trump, from this seat's view.
 
     Combines the own hand with what the partner's bids showed. Returns
@@ -302,21 +302,21 @@ def _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params, prof)
     if pa_l > 0:
         if my_l == 0:
             # Partner bid this suit: raise for aces, the other major and ruffs.
-            return pa_l + support_eval(hand, kd, params), False
+            return pa_l + support_eval(hand, kd, params, row), False
         if my_f < pa_f:
             # I opened it, partner raised: add what my capped opening did not show.
-            return pa_l + max(0.0, open_eval(hand, kd, params) - my_l), False
+            return pa_l + max(0.0, open_eval(hand, kd, params, row) - my_l), False
         # I already raised the partner: nothing more to show.
         return np.float64(pa_l), False
     if not ((t >> R_JACK) & 1 or ((t >> R_NINE) & 1 and nt >= 2)):
         # "n'annoncer quelque chose que quand on a le valet ou le 9 d'atout"; "ne rien
         # annoncer si on a le 9 sec".
         return -1.0, my_l == 0
-    return open_eval(hand, kd, params), my_l == 0
+    return open_eval(hand, kd, params, row), my_l == 0
 
 
 @njit(cache=True)
-def heuristic_action(hand, astate, actions, n_actions, params, prof, st):
+def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     """Auction decision of the heuristic player (``uint8`` action code, always legal).
 
     Parameters
@@ -347,8 +347,8 @@ def heuristic_action(hand, astate, actions, n_actions, params, prof, st):
             v = _value_of_level(level, prof)
             kd = astate[A_KIND]
             if kd < 4:
-                d = defence_eval(hand, kd, params)
-                if d >= 162.0 - v + params[HP_COINCHE_MARGIN]:
+                d = defence_eval(hand, kd, params, row)
+                if d >= 162.0 - v + params[row, HP_COINCHE_MARGIN]:
                     return ACT_COINCHE
     if bidder >= 0 and astate[A_COINCHE] == 2:
         # Our contract is coinched: surcoinche when the takers' hands say it makes.
@@ -357,8 +357,8 @@ def heuristic_action(hand, astate, actions, n_actions, params, prof, st):
             v = _value_of_level(level, prof)
             if kd < 4:
                 e, _ = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
-                                      prof)
-                if e >= v + params[HP_SURCOINCHE_MARGIN]:
+                                      row, prof)
+                if e >= v + params[row, HP_SURCOINCHE_MARGIN]:
                     return ACT_SURCOINCHE
         return ACT_PASS
 
@@ -368,7 +368,7 @@ def heuristic_action(hand, astate, actions, n_actions, params, prof, st):
     best_fresh = True
     for kd in range(4):
         e, fresh = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
-                                  prof)
+                                  row, prof)
         if e > best_e:
             best_e = e
             best_k = kd
@@ -376,18 +376,18 @@ def heuristic_action(hand, astate, actions, n_actions, params, prof, st):
     if best_k < 0:
         return ACT_PASS
     nv = prof[P_N_BID_VALUES]
-    if best_e >= params[HP_CAPOT_EST]:
+    if best_e >= params[row, HP_CAPOT_EST]:
         # The estimate says all the tricks: capot.
         a = ACT_BID_BASE + nv * N_KINDS + best_k
         if auction_check(astate, a, prof) == 0:
             return a
         return ACT_PASS
-    if best_e < params[HP_OPEN_MIN]:
+    if best_e < params[row, HP_OPEN_MIN]:
         return ACT_PASS
     target = best_e
     t = _suit(hand, best_k)
     if best_fresh:
-        target = min(target, params[HP_OPEN_CAP])
+        target = min(target, params[row, HP_OPEN_CAP])
         lv = _level_for_value(target, prof)
         if lv >= 0 and nv > 1:
             step = prof[P_BID_VALUES + 1] - prof[P_BID_VALUES]
@@ -406,7 +406,7 @@ def heuristic_action(hand, astate, actions, n_actions, params, prof, st):
         return ACT_PASS
     if bidder >= 0 and (bidder & 1) != (seat & 1):
         # Competing with the opponents: only with a margin.
-        if _value_of_level(level, prof) + params[HP_COMPETE_MARGIN] >= best_e:
+        if _value_of_level(level, prof) + params[row, HP_COMPETE_MARGIN] >= best_e:
             return ACT_PASS
     if lv <= level:
         return ACT_PASS
@@ -535,7 +535,7 @@ def _best_points(cands, hand, kind, unknown, prof):
 
 
 @njit(cache=True)
-def heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, prof, st):
+def heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row, prof, st):
     """Card play of the heuristic player; returns a card of ``legal``.
 
     Parameters
@@ -668,7 +668,7 @@ def heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, prof
                     mb = c
         if mb >= 0:
             return mb
-    if holds or (best >> 3) == kind or pts >= params[HP_CONTEST_POINTS]:
+    if holds or (best >> 3) == kind or pts >= params[row, HP_CONTEST_POINTS]:
         # Ruff with the lowest winning trump, or contest a trick worth it.
         return best
     return _cheapest_discard(lg, h, kind, unknown, prof)

@@ -3,7 +3,8 @@
 A player is two kernels, one for the auction and one for the play, selected by a small
 integer code (``PLAYER_RANDOM`` 0, ``PLAYER_HEURISTIC`` 1) chosen per team. Each team
 also gets a ``float64[PARAM_LEN]`` parameter row (names and defaults:
-:mod:`simcoinche.players`).
+:mod:`simcoinche.players`); player kernels take the ``float64[2, PARAM_LEN]`` array and
+the row to read (``params[row, X]``), so that no array view is made per decision.
 
 What a player sees (and nothing else; never another hand):
 
@@ -29,10 +30,18 @@ from simcoinche._kernels.auction import (
     A_COINCHE,
     A_LEVEL,
     A_STATUS,
+    auction_apply,
     auction_check,
 )
 from simcoinche._kernels.layout import P_ALLOW_SA, P_ALLOW_TA, P_GENERALE_VALUE, P_N_BID_VALUES
 from simcoinche._kernels.rng import bounded, random_bit, uniform01
+
+# The auction kernels of :mod:`.auction`, compiled again from the same source with
+# numba-level inlining: the players and the auction loop call them for every action, and
+# a call costs more than the check itself. Same rules, same code (no cache: an
+# always-inlined function is compiled into each caller, which is cached).
+auction_check_inline = njit(inline="always")(auction_check.py_func)
+auction_apply_inline = njit(inline="always")(auction_apply.py_func)
 
 PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
@@ -74,13 +83,13 @@ RP_COINCHE = 3      # probability of coinching an opponent's bid when allowed
 RP_SURCOINCHE = 4   # probability of surcoinching when allowed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def n_kinds_allowed(prof):
     """Number of contract kinds biddable in the profile (4, 5 or 6)."""
     return 4 + prof[P_ALLOW_SA] + prof[P_ALLOW_TA]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kind_of_index(k, prof):
     """The ``k``-th biddable contract kind (suits 0..3, then SA 4 if allowed, then TA 5)."""
     if k < 4:
@@ -90,7 +99,7 @@ def kind_of_index(k, prof):
     return 5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def top_level(prof):
     """Highest bid level of the profile (capot, or générale when it exists)."""
     n = prof[P_N_BID_VALUES]
@@ -99,8 +108,8 @@ def top_level(prof):
     return n
 
 
-@njit(cache=True)
-def random_action(hand, astate, actions, n_actions, params, prof, st):
+@njit(cache=True, inline="always")
+def random_action(hand, astate, actions, n_actions, params, row, prof, st):
     """Auction decision of the random player.
 
     ``hand`` is ignored on purpose. With the configured probabilities it surcoinches,
@@ -112,32 +121,32 @@ def random_action(hand, astate, actions, n_actions, params, prof, st):
         return ACT_PASS
     if astate[A_BIDDER] >= 0:
         # Surcoinche, when this seat's team is coinched and the profile allows it.
-        if astate[A_COINCHE] == 2 and auction_check(astate, ACT_SURCOINCHE, prof) == 0:
-            if uniform01(st) < params[RP_SURCOINCHE]:
+        if astate[A_COINCHE] == 2 and auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
+            if uniform01(st) < params[row, RP_SURCOINCHE]:
                 return ACT_SURCOINCHE
             return ACT_PASS
-        if auction_check(astate, ACT_COINCHE, prof) == 0:
-            if uniform01(st) < params[RP_COINCHE]:
+        if auction_check_inline(astate, ACT_COINCHE, prof) == 0:
+            if uniform01(st) < params[row, RP_COINCHE]:
                 return ACT_COINCHE
-        p = params[RP_OVERBID]
+        p = params[row, RP_OVERBID]
         lowest = astate[A_LEVEL] + 1
     else:
-        p = params[RP_OPEN]
+        p = params[row, RP_OPEN]
         lowest = 0
     top = top_level(prof)
     if lowest > top or uniform01(st) >= p:
         return ACT_PASS
-    jump = bounded(st, int(params[RP_MAX_JUMP]) + 1)
+    jump = bounded(st, int(params[row, RP_MAX_JUMP]) + 1)
     level = min(lowest + jump, top)
     kind = kind_of_index(bounded(st, n_kinds_allowed(prof)), prof)
     a = ACT_BID_BASE + level * N_KINDS + kind
-    if auction_check(astate, a, prof) != 0:
+    if auction_check_inline(astate, a, prof) != 0:
         return ACT_PASS
     return a
 
 
-@njit(cache=True)
-def random_card(hand, legal, trick, n, info, actions, n_actions, params, prof, st):
+@njit(cache=True, inline="always")
+def random_card(hand, legal, trick, n, info, actions, n_actions, params, row, prof, st):
     """Play of the random player: a card drawn uniformly from ``legal`` (``uint32``)."""
     return random_bit(st, legal)
 

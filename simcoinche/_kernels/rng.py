@@ -59,7 +59,7 @@ def seed_key(seed):
     return mix64(uint64(seed) ^ SEED_SALT)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def donne_key(run_key, index):
     """Key (``uint64``) of donne ``index`` (``int64`` ≥ 0) of the run keyed ``run_key``."""
     return mix64(uint64(run_key) + (uint64(index) + uint64(1)) * GOLDEN)
@@ -71,7 +71,7 @@ def rand64(key, ctr):
     return mix64(uint64(key) ^ mix64((uint64(ctr) + uint64(1)) * GOLDEN2))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_seed(st, key, stream):
     """Point the state ``st`` (``uint64[4]``) at counter ``stream`` of stream ``key``."""
     st[0] = uint64(key)
@@ -93,7 +93,7 @@ def next32(st):
     return x & _M32
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bounded(st, n):
     """Uniform integer in ``0..n-1`` (``1 <= n < 2**32``), unbiased (Lemire + rejection)."""
     nn = uint64(n)
@@ -108,7 +108,7 @@ def bounded(st, n):
     return np.int64(m >> uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uniform01(st):
     """Uniform ``float64`` in ``[0, 1)`` with 32 random bits."""
     return np.float64(next32(st)) * (1.0 / 4294967296.0)
@@ -131,16 +131,36 @@ def lowest_bit(mask):
     return popcount32((m & (~m + uint64(1))) - uint64(1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nth_bit(mask, k):
-    """Card index of the ``k``-th (0-based, ascending) set bit of ``mask`` (``uint32``)."""
+    """Card index of the ``k``-th (0-based, ascending) set bit of ``mask`` (``uint32``).
+
+    Branch-light select: the byte holding the bit is found from the bytes' running
+    popcounts (one multiply), then the bit inside that byte is found by clearing the
+    lower set bits of one byte (at most 7 steps).
+    """
     m = uint64(mask)
-    for _ in range(k):
-        m &= m - uint64(1)
-    return lowest_bit(m)
+    # Per-byte popcounts, then their running sums in each byte (prefix via multiply).
+    v = m - ((m >> uint64(1)) & uint64(0x55555555))
+    v = (v & uint64(0x33333333)) + ((v >> uint64(2)) & uint64(0x33333333))
+    v = (v + (v >> uint64(4))) & uint64(0x0F0F0F0F)
+    pre = (v * uint64(0x01010101)) & uint64(0xFFFFFFFF)
+    kk = uint64(k)
+    # Bytes whose running count (bits in this byte and below) is <= k lie wholly below.
+    byte = uint64(0)
+    for b in range(3):
+        if ((pre >> uint64(8 * b)) & uint64(0xFF)) <= kk:
+            byte = uint64(b + 1)
+    below = uint64(0)
+    if byte > uint64(0):
+        below = (pre >> (uint64(8) * (byte - uint64(1)))) & uint64(0xFF)
+    x = (m >> (uint64(8) * byte)) & uint64(0xFF)
+    for _ in range(kk - below):
+        x &= x - uint64(1)
+    return np.int64(byte * uint64(8)) + lowest_bit(x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_bit(st, mask):
     """A uniformly chosen set bit of the non-empty ``mask`` (``uint32``): its card index."""
     return nth_bit(mask, bounded(st, popcount32(mask)))
