@@ -2,7 +2,8 @@
 
 Each command lives in its own module of :mod:`simcoinche.commands`, which defines
 ``register(subparsers)``; the parser it adds sets ``func(args) -> int`` (exit status).
-User errors (:class:`~simcoinche.errors.InputError`) become one line on stderr and exit 2.
+User errors (:class:`~simcoinche.errors.InputError`) become one line on stderr and exit 2;
+failures of the work itself (:class:`~simcoinche.errors.RunError`) one line and exit 1.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pkgutil
 import sys
 
 from simcoinche import __version__
-from simcoinche.errors import InputError
+from simcoinche.errors import SimcoincheError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,9 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status = args.func(args)
-    except InputError as exc:
+    except SimcoincheError as exc:
         sys.stderr.write(f"simcoinche: error: {exc}\n")
-        return 2
+        return exc.exit_status
     except KeyboardInterrupt:
         sys.stderr.write("simcoinche: interrupted\n")
         return 130

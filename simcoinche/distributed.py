@@ -56,7 +56,7 @@ import pyarrow.parquet as pq
 
 from simcoinche._kernels import kernel_source_digest
 from simcoinche._kernels.rng import seed_key
-from simcoinche.errors import InputError
+from simcoinche.errors import InputError, RunError
 from simcoinche.profiles import Profile
 from simcoinche.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest, schema
 from simcoinche.simulate import RunSummary, _Buffers, _Plan, _plan, _positive_int, writer_options
@@ -89,10 +89,11 @@ _KERNEL_LOCK = threading.Lock()
 _KERNELS = kernel_source_digest()
 
 
-class DistributedRunError(InputError):
+class DistributedRunError(RunError):
     """A task failed on the cluster (unwritable or unshared storage, workers lost…).
 
-    One line, like every :class:`InputError`; rerunning the same command resumes the run.
+    One line and exit status 1 on the command line; rerunning the same command resumes
+    the run.
     """
 
 

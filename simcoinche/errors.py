@@ -1,10 +1,26 @@
-"""User-facing errors.
+"""Errors reported to the user as one line.
 
-Every error a user can cause (a malformed file, an unknown card, an impossible option)
-is raised as :class:`InputError` with a one-line message naming the culprit. The command
-line prints it as ``simcoinche: error: <message>`` and exits with status 2.
+- :class:`InputError`: bad input from the user (a malformed file, an unknown card, an
+  impossible option). The command line prints ``simcoinche: error: <message>`` and exits
+  with status 2; nothing half-written is left behind.
+- :class:`RunError`: the work itself failed for a reason outside the input (a task lost
+  on a cluster, storage that workers cannot write). One line too, exit status 1.
 """
 
 
-class InputError(ValueError):
-    """Bad input from the user: one line, names the culprit."""
+class SimcoincheError(Exception):
+    """Base of the errors the command line reports as one line (``exit_status``)."""
+
+    exit_status = 1
+
+
+class InputError(SimcoincheError, ValueError):
+    """Bad input from the user: one line, names the culprit. Exit status 2."""
+
+    exit_status = 2
+
+
+class RunError(SimcoincheError):
+    """A run failed for a reason outside the user's input. Exit status 1."""
+
+    exit_status = 1

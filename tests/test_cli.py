@@ -1,0 +1,64 @@
+"""The command-line shell: every error is one line with the right exit status."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+import simcoinche
+from simcoinche import cli
+from simcoinche.errors import InputError, RunError
+
+
+def _with_command(monkeypatch, func):
+    real = cli.build_parser
+
+    def build() -> argparse.ArgumentParser:
+        parser = real()
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        sub.add_parser("boom").set_defaults(func=func)
+        return parser
+
+    monkeypatch.setattr(cli, "build_parser", build)
+
+
+def _raise(exc):
+    def func(args):
+        raise exc
+
+    return func
+
+
+@pytest.mark.parametrize(("exc", "status"), [
+    (InputError("hand_0: unknown card 'ZZ'"), 2),
+    (RunError("task 3 failed on the cluster: OSError: disk full"), 1),
+])
+def test_user_errors_exit_2_and_run_failures_exit_1_with_one_line(monkeypatch, capsys, exc,
+                                                                  status):
+    _with_command(monkeypatch, _raise(exc))
+    assert cli.main(["boom"]) == status
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"simcoinche: error: {exc}\n"
+
+
+def test_unknown_command_is_one_line_and_exit_2(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["bogus"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid choice: 'bogus'" in err
+
+
+def test_every_command_of_the_product_surface_is_registered():
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert {"simulate", "score", "odds", "report", "profiles"} <= set(sub.choices)
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"simcoinche {simcoinche.__version__}"
