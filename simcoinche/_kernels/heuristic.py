@@ -17,6 +17,20 @@ tens, voids and singletons, plus the partner's assumed share (``base``).
 - Bid capot when the estimate reaches ``capot_est`` (all the tricks).
 - Coinche when the defending hand says the contract fails; surcoinche when the takers'
   estimate exceeds the contract by ``surcoinche_margin``.
+- Tout-atout / sans-atout, where the profile has them (:func:`nt_open_eval`): "80 pour
+  2 majeurs (valet ou as), 90 pour 3 et 100 lorsque l'on possède les 4" — majors are the
+  jacks at TA, the aces at SA; a 9 behind its jack (TA) or a ten behind its ace (SA) and,
+  at SA, long suits under their ace add; bare majors do not open (``nt_base``). The value
+  is scaled by the kind's card total against 162 (strict TA 258, SA 130), so strict's
+  SA — dominated by its TA on the same ladder — is practically never bid. Raises: "les
+  valets ou as que l'on possède ... puis ses 9 ou ses 10 seconds"
+  (:func:`nt_support_eval`).
+- Every profile's ladder is read from the packed profile; suit openings use the
+  odd/even convention only on ladders of tens; an estimate worth opening below the
+  first value opens at it (stephanoise 82). Stephanoise bids on its 6 auction cards,
+  each card still to come valued ``unseen_card``. A coinched bidder only passes or
+  surcoinches; in stephanoise his partner may décoincher with a better contract.
+  Every action is checked with ``auction_check`` before it is returned.
 
 Play (uses only the player's hand and the public ``info``; see :mod:`.players`)
 -------------------------------------------------------------------------------
@@ -28,7 +42,10 @@ cheaply as possible when the trick can be held; otherwise discard the cheapest c
 keeping trumps, masters and the guard of a ten; ruff and overtrump with the lowest
 trump that wins.
 
-All thresholds are entries of the ``float64`` parameter row (:data:`PARAMS`).
+Card play reads the contract's kind and taker, the cards and the public information,
+never the bid level or the coinche (``simcoinche odds`` relies on this to read every
+level off one play). All thresholds are entries of the ``float64`` parameter row
+(:data:`PARAMS`); kernels take the ``[2, PARAM_LEN]`` array and the row to read.
 """
 
 from __future__ import annotations
@@ -45,7 +62,18 @@ from simcoinche._kernels.auction import (
     A_TO_SPEAK,
     auction_check,
 )
-from simcoinche._kernels.layout import P_BID_VALUES, P_N_BID_VALUES
+from simcoinche._kernels.layout import (
+    P_ALLOW_DECOINCHE,
+    P_ALLOW_SA,
+    P_ALLOW_TA,
+    P_BID_VALUES,
+    P_LAST_TRICK_BONUS,
+    P_N_BID_VALUES,
+    P_PLAIN_POINTS,
+    P_SA_POINTS,
+    P_TA_POINTS,
+    P_TRUMP_POINTS,
+)
 from simcoinche._kernels.play import PLAIN_HIGHER, TRUMP_HIGHER, card_points, trick_winner
 from simcoinche._kernels.players import (
     ACT_BID_BASE,
@@ -97,6 +125,22 @@ PARAMS = (
     ("def_ace", 26, 5.0, "defence: evaluation of an outside ace (it may be ruffed)"),
     ("def_trump_honour", 27, 25.0, "defence: evaluation of the J, or of a guarded 9, of trump"),
     ("def_long_trump", 28, 25.0, "defence: evaluation of each trump beyond the second"),
+    ("nt_base", 29, 55.0,
+     "TA/SA: value with no major; each major adds nt_major (2 majors + a second master: 85)"),
+    ("nt_major", 30, 10.0, "TA/SA: value of each major (a jack at TA, an ace at SA)"),
+    ("nt_second", 31, 10.0,
+     "TA/SA: a 9 with its jack (TA), a ten with its ace (SA): a second master"),
+    ("sa_long", 32, 10.0, "SA: each card beyond the third of a suit headed by its ace"),
+    ("nt_raise_major", 33, 10.0, "raise of the partner's TA/SA per jack (TA) or ace (SA)"),
+    ("nt_raise_second", 34, 5.0,
+     "raise of the partner's TA/SA per guarded 9 (TA) or guarded ten (SA)"),
+    ("def_nt_major", 35, 25.0, "defence against TA/SA: each jack (TA) or ace (SA)"),
+    ("def_nt_second", 36, 15.0,
+     "defence against TA/SA: a guarded 9 (TA) or a guarded ten (SA)"),
+    ("unseen_card", 37, 6.0,
+     "evaluation of each card not yet held at the auction (stephanoise bids on 6)"),
+    ("sa_margin", 38, 10.0,
+     "SA: taken off the estimate (no trump to stop the opponents' long suits)"),
 )
 HP_BASE = 0
 HP_V_JACK = 1
@@ -127,7 +171,17 @@ HP_CONTEST_POINTS = 25
 HP_DEF_ACE = 26
 HP_DEF_TRUMP_HONOUR = 27
 HP_DEF_LONG_TRUMP = 28
-N_PARAMS = 29
+HP_NT_BASE = 29
+HP_NT_MAJOR = 30
+HP_NT_SECOND = 31
+HP_SA_LONG = 32
+HP_NT_RAISE_MAJOR = 33
+HP_NT_RAISE_SECOND = 34
+HP_DEF_NT_MAJOR = 35
+HP_DEF_NT_SECOND = 36
+HP_UNSEEN_CARD = 37
+HP_SA_MARGIN = 38
+N_PARAMS = 39
 
 # Rank indices (7 8 9 T J Q K A).
 R_NINE = 2
@@ -246,6 +300,102 @@ def defence_eval(hand, k, params, row):
 
 
 @njit(cache=True)
+def kind_total(kd, prof):
+    """Card points of a donne at contract kind ``kd`` with the last trick (162 at a suit;
+    classic TA/SA 162, stephanoise/strict SA 130, strict TA 258), from the profile."""
+    if kd < 4:
+        t = 0
+        for r in range(8):
+            t += 3 * prof[P_PLAIN_POINTS + r] + prof[P_TRUMP_POINTS + r]
+        return np.float64(t + prof[P_LAST_TRICK_BONUS])
+    off = P_SA_POINTS if kd == 4 else P_TA_POINTS
+    t = 0
+    for r in range(8):
+        t += 4 * prof[off + r]
+    return np.float64(t + prof[P_LAST_TRICK_BONUS])
+
+
+@njit(cache=True, inline="always")
+def _nt_ranks(kd):
+    """(major rank, second-master rank) at TA (J, 9) or SA (A, T)."""
+    if kd == 5:
+        return R_JACK, R_NINE
+    return R_ACE, R_TEN
+
+
+@njit(cache=True)
+def nt_open_eval(hand, kd, params, row, prof):
+    """Opening value of a tout-atout (``kd`` 5) or sans-atout (4) contract, or -1.
+
+    Source 002: "A tout at'/sans at', la convention veut qu'on annonce 80 pour 2 majeurs
+    (valet ou as), 90 pour 3 et 100 lorsque l'on possède les 4 ... en fonction des autres
+    cartes maîtres que l'on possède, il est possible de monter plus haut." The majors are
+    the jacks at TA, the aces at SA; a 9 behind its jack (TA) or a ten behind its ace
+    (SA) is a second master; at SA long suits headed by their ace add. The value is
+    scaled by the kind's card total against 162 (strict TA 258, SA 130). Fewer than two
+    majors: -1 (no opening).
+    """
+    h = np.int64(hand)
+    major, second = _nt_ranks(kd)
+    n_major = 0
+    e = params[row, HP_NT_BASE]
+    for s in range(4):
+        m = _suit(h, s)
+        if (m >> major) & 1:
+            n_major += 1
+            e += params[row, HP_NT_MAJOR]
+            if (m >> second) & 1:
+                e += params[row, HP_NT_SECOND]
+            n = popcount32(m)
+            if kd == 4 and n > 3:
+                # SA: a long suit under its ace runs once the ace and ten fall.
+                e += params[row, HP_SA_LONG] * (n - 3)
+    if n_major < 2:
+        return -1.0
+    if kd == 4:
+        # No trump to stop a long suit of the opponents once they get the lead.
+        e -= params[row, HP_SA_MARGIN]
+    return e * kind_total(kd, prof) / 162.0
+
+
+@njit(cache=True)
+def nt_support_eval(hand, kd, params, row):
+    """Raise owed to a partner who bid TA (``kd`` 5) or SA (4).
+
+    Source 002: "on peut remonter sur son partenaire d'abord pour lui indiquer les valets
+    ou as que l'on possède. Une fois ces majeurs annoncés, ... remonter encore pour ses 9
+    ou ses 10 seconds. Ne pas remonter pour ses 9 à sans at ni pour ses 10 à tout at."
+    """
+    h = np.int64(hand)
+    major, second = _nt_ranks(kd)
+    r = 0.0
+    for s in range(4):
+        m = _suit(h, s)
+        if (m >> major) & 1:
+            r += params[row, HP_NT_RAISE_MAJOR]
+        elif (m >> second) & 1 and popcount32(m) >= 2:
+            # A guarded 9 at TA, a guarded ten at SA (never a 9 at SA, a ten at TA).
+            r += params[row, HP_NT_RAISE_SECOND]
+    return r
+
+
+@njit(cache=True)
+def nt_defence_eval(hand, kd, params, row):
+    """Defence estimate against a TA (``kd`` 5) or SA (4) contract: its majors and
+    guarded second masters, plus ``def_base``."""
+    h = np.int64(hand)
+    major, second = _nt_ranks(kd)
+    d = params[row, HP_DEF_BASE]
+    for s in range(4):
+        m = _suit(h, s)
+        if (m >> major) & 1:
+            d += params[row, HP_DEF_NT_MAJOR]
+        elif (m >> second) & 1 and popcount32(m) >= 2:
+            d += params[row, HP_DEF_NT_SECOND]
+    return d
+
+
+@njit(cache=True)
 def _value_of_level(level, prof):
     """Contract value of a ladder level."""
     return bid_value(level, prof)
@@ -296,23 +446,38 @@ def _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params, row, 
     ``(estimate, fresh)``; ``fresh`` when neither partner has bid the suit yet;
     estimate ``-1`` when the suit may not be opened (no J, no guarded 9).
     """
+    my_l, pa_l, my_f, pa_f = _bids_in_kind(actions, n_actions, first_seat, seat, kd, prof)
+    # Cards still to come (stephanoise: the auction is held on 6 cards of 8).
+    unseen = params[row, HP_UNSEEN_CARD] * (8 - popcount32(hand))
+    if kd >= 4:
+        # Tout-atout / sans-atout: majors are the jacks / the aces (source 002).
+        if pa_l > 0:
+            if my_l == 0:
+                return pa_l + nt_support_eval(hand, kd, params, row), False
+            if my_f < pa_f:
+                return pa_l + max(0.0, nt_open_eval(hand, kd, params, row, prof) + unseen
+                                  - my_l), False
+            return np.float64(pa_l), False
+        e = nt_open_eval(hand, kd, params, row, prof)
+        if e < 0.0:
+            return -1.0, my_l == 0
+        return e + unseen, my_l == 0
     t = _suit(hand, kd)
     nt = popcount32(t)
-    my_l, pa_l, my_f, pa_f = _bids_in_kind(actions, n_actions, first_seat, seat, kd, prof)
     if pa_l > 0:
         if my_l == 0:
             # Partner bid this suit: raise for aces, the other major and ruffs.
             return pa_l + support_eval(hand, kd, params, row), False
         if my_f < pa_f:
             # I opened it, partner raised: add what my capped opening did not show.
-            return pa_l + max(0.0, open_eval(hand, kd, params, row) - my_l), False
+            return pa_l + max(0.0, open_eval(hand, kd, params, row) + unseen - my_l), False
         # I already raised the partner: nothing more to show.
         return np.float64(pa_l), False
     if not ((t >> R_JACK) & 1 or ((t >> R_NINE) & 1 and nt >= 2)):
         # "n'annoncer quelque chose que quand on a le valet ou le 9 d'atout"; "ne rien
         # annoncer si on a le 9 sec".
         return -1.0, my_l == 0
-    return open_eval(hand, kd, params, row), my_l == 0
+    return open_eval(hand, kd, params, row) + unseen, my_l == 0
 
 
 @njit(cache=True)
@@ -350,23 +515,34 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
                 d = defence_eval(hand, kd, params, row)
                 if d >= 162.0 - v + params[row, HP_COINCHE_MARGIN]:
                     return ACT_COINCHE
+            else:
+                # TA/SA: the defence's jacks or aces against the kind's card total.
+                d = nt_defence_eval(hand, kd, params, row)
+                if d >= kind_total(kd, prof) - v + params[row, HP_COINCHE_MARGIN]:
+                    return ACT_COINCHE
     if bidder >= 0 and astate[A_COINCHE] == 2:
         # Our contract is coinched: surcoinche when the takers' hands say it makes.
         if auction_check(astate, ACT_SURCOINCHE, prof) == 0:
             kd = astate[A_KIND]
             v = _value_of_level(level, prof)
-            if kd < 4:
-                e, _ = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
-                                      row, prof)
-                if e >= v + params[row, HP_SURCOINCHE_MARGIN]:
-                    return ACT_SURCOINCHE
-        return ACT_PASS
+            e, _ = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
+                                  row, prof)
+            if e >= v + params[row, HP_SURCOINCHE_MARGIN]:
+                return ACT_SURCOINCHE
+        if not (prof[P_ALLOW_DECOINCHE] != 0 and seat == (bidder ^ 2)):
+            return ACT_PASS
+        # stephanoise: the coinched bidder's partner may "décoincher" by bidding higher
+        # (a new contract); the bidding below decides whether the hand is worth it.
 
-    # Team estimate for each suit as trump.
+    # Team estimate for each contract kind the profile allows (suits, then SA, TA).
     best_e = -1.0
     best_k = -1
     best_fresh = True
-    for kd in range(4):
+    n_kinds = 4 + prof[P_ALLOW_SA] + prof[P_ALLOW_TA]
+    for j in range(n_kinds):
+        kd = j
+        if j == 4 and prof[P_ALLOW_SA] == 0:
+            kd = 5
         e, fresh = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
                                   row, prof)
         if e > best_e:
@@ -385,12 +561,13 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     if best_e < params[row, HP_OPEN_MIN]:
         return ACT_PASS
     target = best_e
-    t = _suit(hand, best_k)
     if best_fresh:
         target = min(target, params[row, HP_OPEN_CAP])
         lv = _level_for_value(target, prof)
-        if lv >= 0 and nv > 1:
-            step = prof[P_BID_VALUES + 1] - prof[P_BID_VALUES]
+        step = prof[P_BID_VALUES + 1] - prof[P_BID_VALUES] if nv > 1 else 0
+        if lv >= 0 and best_k < 4 and step == 10:
+            # Parity of a suit opening on a ladder of tens (source 002).
+            t = _suit(hand, best_k)
             both = (t >> R_JACK) & 1 and (t >> R_NINE) & 1
             odd = ((prof[P_BID_VALUES + lv] - prof[P_BID_VALUES]) // step) & 1
             if both and odd == 0:
@@ -403,7 +580,9 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
             target = prof[P_BID_VALUES + max(lv, 0)]
     lv = _level_for_value(target, prof)
     if lv < 0:
-        return ACT_PASS
+        # An estimate worth opening but below the ladder's first value (stephanoise 82):
+        # the first value.
+        lv = 0
     if bidder >= 0 and (bidder & 1) != (seat & 1):
         # Competing with the opponents: only with a margin.
         if _value_of_level(level, prof) + params[row, HP_COMPETE_MARGIN] >= best_e:

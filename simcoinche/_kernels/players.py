@@ -46,7 +46,7 @@ auction_apply_inline = njit(inline="always")(auction_apply.py_func)
 PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
 N_PLAYER_KINDS = 2
-PARAM_LEN = 32
+PARAM_LEN = 48
 
 # Auction action codes (simcoinche.actions).
 ACT_PASS = 0
