@@ -11,6 +11,8 @@ Measures (medians of R repeats, min and max kept):
 - end to end (``simulate`` to a Parquet file) on 1 and 2 threads, and the peak RSS of a
   large run in a fresh process;
 - the numba cold start (empty cache) and warm start of ``simcoinche simulate -n 1000``;
+- warm ``simcoinche odds`` with 100,000 samples; the invariants over 1,000,000 donnes per
+  player kind; a local Dask cluster against the single-process engine;
 - the peer engine ``colver`` in the same run, when installed.
 
 Results go to ``benchmarks/results/`` as JSON (``latest.json`` / ``latest-quick.json``)
@@ -47,11 +49,12 @@ SIZES = {
     "colver_rollout": (20_000, 500_000),
     "colver_heuristic": (300, 5_000),
     "invariants": (50_000, 1_000_000),
+    "dask": (200_000, 10_000_000),
     "odds_samples": (10_000, 100_000),
 }
 
 
-ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,invariants,peer"
+ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,invariants,dask,peer"
 
 
 def _size(name: str, quick: bool) -> int:
@@ -244,6 +247,29 @@ def bench_odds(res: Results, quick: bool, repeats: int) -> None:
     res.target("warm odds command", "odds.cli_warm", 10, lower_is_better=True)
 
 
+def bench_dask(res: Results, quick: bool, tmp: Path) -> None:
+    """Local Dask cluster (2 single-threaded workers, cluster start included) against the
+    single-process engine, same donnes, same seed, Parquet written by both."""
+    from benchmarks.dask_throughput import _dask, _single
+    from simcoinche.distributed import default_task_size
+    from simcoinche.simulate import simulate
+
+    n = _size("dask", quick)
+    simulate(5000, seed=0, players="heuristic", progress=False)  # compile / load the cache
+    workers = min(2, numba.config.NUMBA_NUM_THREADS)
+    _log(f"Dask local cluster {workers}x1 vs single process, {n:,} heuristic donnes")
+    single = _single(n, 1, "heuristic", tmp)["donnes_per_s"]
+    dask = _dask(n, 1, "heuristic", tmp, (workers, 1), default_task_size(n),
+                 {"end_to_end"})["end_to_end"]["donnes_per_s"]
+    res.add(Figure(f"dask.single_process.n{n}", "donnes/s", [single],
+                   "simulate to one Parquet file, all cores"))
+    res.add(Figure(f"dask.local_cluster.n{n}", "donnes/s", [dask],
+                   f"--engine dask, local cluster {workers}x1 started by the run, one part "
+                   "per task"))
+    res.ratio("Dask local cluster / single process", f"dask.local_cluster.n{n}",
+              f"dask.single_process.n{n}", 0.8)
+
+
 def bench_peer(res: Results, quick: bool, repeats: int) -> None:
     ok, info = peer_colver.available()
     if not ok:
@@ -284,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     parser.add_argument("--only", default=None,
                         help="comma-separated sections: kernels,donnes,e2e,rss,startup,"
-                             "odds,invariants,peer")
+                             "odds,invariants,dask,peer")
     args = parser.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 5)
     sections = set((args.only or ALL_SECTIONS).split(","))
@@ -305,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
             bench_odds(res, args.quick, repeats)
         if "invariants" in sections:
             bench_invariants(res, args.quick)
+        if "dask" in sections:
+            bench_dask(res, args.quick, tmp)
         if "peer" in sections:
             bench_peer(res, args.quick, repeats)
     path = write_results(res, args.out)
