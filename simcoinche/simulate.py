@@ -223,7 +223,10 @@ class _Buffers:
     """Kernel output arrays for one chunk."""
 
     def __init__(self, size: int, record: bool) -> None:
-        self.out = np.empty((N_OUT, size), dtype=np.int32)
+        # One spare column: every chunk's view ``out[:, :k]`` is then non-contiguous, so
+        # full and partial chunks share one compiled kernel signature (a contiguous full
+        # chunk would otherwise compile run_batch a second time, about 15 s, mid-run).
+        self.out = np.empty((N_OUT, size + 1), dtype=np.int32)
         if record:
             self.auc = np.zeros((size, MAX_ACTIONS), dtype=np.uint8)
             self.auc_len = np.zeros(size, dtype=np.int16)
