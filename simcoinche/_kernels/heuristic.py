@@ -60,7 +60,6 @@ from simcoinche._kernels.auction import (
     A_LEVEL,
     A_STATUS,
     A_TO_SPEAK,
-    auction_check,
 )
 from simcoinche._kernels.layout import (
     P_ALLOW_DECOINCHE,
@@ -88,6 +87,7 @@ from simcoinche._kernels.players import (
     I_TAKER,
     I_VOID,
     N_KINDS,
+    auction_check_inline,
 )
 from simcoinche._kernels.rng import lowest_bit, popcount32
 from simcoinche._kernels.scoring import bid_value
@@ -182,6 +182,10 @@ HP_DEF_NT_SECOND = 36
 HP_UNSEEN_CARD = 37
 HP_SA_MARGIN = 38
 N_PARAMS = 39
+
+# scoring.bid_value compiled again from its own source with numba-level inlining (the
+# auction evaluates it for every bid it reads; same code, no cache of its own).
+_bid_value_inline = njit(inline="always")(bid_value.py_func)
 
 # Rank indices (7 8 9 T J Q K A).
 R_NINE = 2
@@ -299,7 +303,7 @@ def defence_eval(hand, k, params, row):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kind_total(kd, prof):
     """Card points of a donne at contract kind ``kd`` with the last trick (162 at a suit;
     classic TA/SA 162, stephanoise/strict SA 130, strict TA 258), from the profile."""
@@ -395,13 +399,13 @@ def nt_defence_eval(hand, kd, params, row):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _value_of_level(level, prof):
-    """Contract value of a ladder level."""
-    return bid_value(level, prof)
+    """Contract value of a ladder level (:func:`.scoring.bid_value`, inlined)."""
+    return _bid_value_inline(level, prof)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _level_for_value(v, prof):
     """Highest numeric ladder level whose value is <= ``v`` (-1 if none)."""
     best = -1
@@ -412,7 +416,7 @@ def _level_for_value(v, prof):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bids_in_kind(actions, n_actions, first_seat, seat, kind, prof):
     """The bids in suit ``kind`` of ``seat`` and of its partner so far.
 
@@ -508,7 +512,7 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     first_seat = (seat - n_actions) & 3
     if bidder >= 0 and (bidder & 1) != (seat & 1):
         # Opponents hold the contract: coinche when the defending hand says it fails.
-        if astate[A_COINCHE] == 1 and auction_check(astate, ACT_COINCHE, prof) == 0:
+        if astate[A_COINCHE] == 1 and auction_check_inline(astate, ACT_COINCHE, prof) == 0:
             v = _value_of_level(level, prof)
             kd = astate[A_KIND]
             if kd < 4:
@@ -522,7 +526,7 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
                     return ACT_COINCHE
     if bidder >= 0 and astate[A_COINCHE] == 2:
         # Our contract is coinched: surcoinche when the takers' hands say it makes.
-        if auction_check(astate, ACT_SURCOINCHE, prof) == 0:
+        if auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
             kd = astate[A_KIND]
             v = _value_of_level(level, prof)
             e, _ = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
@@ -555,7 +559,7 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     if best_e >= params[row, HP_CAPOT_EST]:
         # The estimate says all the tricks: capot.
         a = ACT_BID_BASE + nv * N_KINDS + best_k
-        if auction_check(astate, a, prof) == 0:
+        if auction_check_inline(astate, a, prof) == 0:
             return a
         return ACT_PASS
     if best_e < params[row, HP_OPEN_MIN]:
@@ -590,7 +594,7 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     if lv <= level:
         return ACT_PASS
     a = ACT_BID_BASE + lv * N_KINDS + best_k
-    if auction_check(astate, a, prof) != 0:
+    if auction_check_inline(astate, a, prof) != 0:
         return ACT_PASS
     return a
 
