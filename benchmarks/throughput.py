@@ -6,6 +6,11 @@ auction, announcements, play, scoring, Parquet written). Usage::
 
     python -m benchmarks.throughput [-n 2000000] [--players random heuristic] [--threads 1 2]
     python -m benchmarks.throughput --invariants -n 1000000 --players heuristic,random
+    python -m benchmarks.throughput --phases -n 200000 [--profile classic]
+
+``--phases`` times one thread of the donne kernel cut after each phase (deal; + auction;
++ announcements; full play and scoring), same seed and donnes, best of 3: the cost of
+each phase is the difference between consecutive rows (benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -114,6 +119,112 @@ def check_invariants(n: int, players: str, seed: int = 1) -> dict:
             "marks_equal_scoring_kernel": marks_ok}
 
 
+def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
+    """Nanoseconds per donne of the donne kernel stopped after each phase (1 thread)."""
+    import numpy as np
+    from numba import njit
+
+    from simcoinche._kernels.announce import MAX_DECL, belote_points, team_announcements
+    from simcoinche._kernels.annul import auction_hands
+    from simcoinche._kernels.auction import (
+        A_BIDDER,
+        A_COINCHE,
+        A_KIND,
+        A_LEVEL,
+        A_STATUS,
+        A_TO_SPEAK,
+        AUCTION_STATE_LEN,
+        auction_start,
+    )
+    from simcoinche._kernels.deal import deal_hands
+    from simcoinche._kernels.donne import MAX_ACTIONS, choose_action, play_phase
+    from simcoinche._kernels.layout import P_AUCTION_CARDS
+    from simcoinche._kernels.players import INFO_LEN, auction_apply_inline
+    from simcoinche._kernels.rng import (
+        RNG_STATE_LEN,
+        STREAM_PLAYERS,
+        donne_key,
+        rng_seed,
+        seed_key,
+    )
+    from simcoinche._kernels.scoring import SCORE_LEN
+    from simcoinche.simulate import _plan
+
+    @njit(cache=False)
+    def run(run_key, n, codes, params, prof, stage):
+        st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
+        deck = np.zeros(32, dtype=np.int8)
+        hands = np.zeros(4, dtype=np.uint32)
+        early = np.zeros(4, dtype=np.uint32)
+        cur = np.zeros(4, dtype=np.uint32)
+        astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
+        actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
+        trick = np.zeros(4, dtype=np.int32)
+        info = np.zeros(INFO_LEN, dtype=np.int64)
+        decl = np.zeros((MAX_DECL, 5), dtype=np.int32)
+        declare = np.ones(4, dtype=np.uint8)
+        ann = np.zeros(2, dtype=np.int32)
+        bel = np.zeros(2, dtype=np.int32)
+        cpts = np.zeros(2, dtype=np.int32)
+        tricks = np.zeros(2, dtype=np.int32)
+        score = np.zeros(SCORE_LEN, dtype=np.int32)
+        rec = np.zeros((0, 32), dtype=np.uint8)
+        acc = 0
+        for i in range(n):
+            key = donne_key(run_key, i)
+            dealer = i & 3
+            cut = deal_hands(st, key, dealer, prof, deck, hands)
+            acc += hands[0]
+            if stage < 1:
+                continue
+            # As play_one: the auction, each seat in turn.
+            if prof[P_AUCTION_CARDS] < 8:
+                auction_hands(deck, cut, dealer, prof, early)
+            else:
+                for s in range(4):
+                    early[s] = hands[s]
+            rng_seed(st, key, STREAM_PLAYERS)
+            auction_start(astate, dealer)
+            na = 0
+            while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
+                seat = astate[A_TO_SPEAK]
+                a = choose_action(codes[seat & 1], early[seat], astate, actions, na, params,
+                                  seat & 1, prof, st)
+                if auction_apply_inline(astate, a, prof) != 0:
+                    a = 0
+                    auction_apply_inline(astate, a, prof)
+                actions[na] = a
+                na += 1
+            acc += na
+            if stage < 2 or astate[A_STATUS] != 1:
+                continue
+            if stage == 2:
+                acc += team_announcements(hands, astate[A_KIND], declare, prof, ann)
+                belote_points(hands, astate[A_KIND], prof, bel)
+                continue
+            made, own = play_phase(hands, dealer, astate[A_BIDDER], astate[A_LEVEL],
+                                   astate[A_KIND], astate[A_COINCHE], codes, params, prof,
+                                   st, actions, na, False, rec, 0, cur, trick, info, decl,
+                                   declare, ann, bel, cpts, tricks, score)
+            acc += made + own
+        return acc
+
+    plan = _plan(10, 1, profile, players, 1, 10, None, False, None)
+    key = seed_key(np.uint64(1))
+    rows = {}
+    for stage, name in ((0, "deal"), (1, "+auction"), (2, "+announcements"),
+                        (3, "+play and scoring (announcements included)")):
+        run(key, 1000, plan.codes, plan.params, plan.profile.packed, stage)
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            run(key, n, plan.codes, plan.params, plan.profile.packed, stage)
+            best = min(best, time.perf_counter() - t0)
+        rows[name] = round(best / n * 1e9)
+    return {"check": "phases", "players": players, "profile": profile, "n": n,
+            "ns_per_donne_after": rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run every case in its own process and print one JSON document."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -123,8 +234,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--record-play", action="store_true")
     p.add_argument("--invariants", action="store_true",
                    help="check the acceptance invariants on N donnes instead of timing")
+    p.add_argument("--phases", action="store_true",
+                   help="time the donne kernel phase by phase (1 thread) instead")
+    p.add_argument("--profile", default="federal", help="profile of --phases")
     p.add_argument("--case", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.phases:
+        print(json.dumps([phase_breakdown(args.n, players, args.profile)
+                          for players in args.players], indent=2))
+        return 0
     if args.invariants:
         res = [check_invariants(args.n, players) for players in args.players]
         print(json.dumps(res, indent=2))
