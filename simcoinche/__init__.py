@@ -11,7 +11,7 @@ Public API:
 
 __version__ = "0.1.0"
 # Bumped whenever a rule implementation changes what a donne scores (stored in outputs).
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 
 from simcoinche.results import read_metadata, read_results  # noqa: E402
 from simcoinche.simulate import simulate, simulate_to_file  # noqa: E402

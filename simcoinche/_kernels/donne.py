@@ -38,6 +38,8 @@ from simcoinche._kernels.layout import (
     P_CAPOT_CARD_POINTS,
     P_LAST_TRICK_BONUS,
     P_N_BID_VALUES,
+    P_SHOW_AFTER_CARD,
+    P_SHOW_AFTER_CARD_SA,
 )
 from simcoinche._kernels.play import beats, card_points, legal_mask_win, trick_winner
 from simcoinche._kernels.players import (
@@ -236,14 +238,14 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
     taker_tricks = 0
     last_team = 0
     pos = 0
+    # RULES.md: announcements are compared "after the first card of the second trick"
+    # (the 5th card), at sans-atout in stephanoise "after the 9th card": only from then on
+    # may players use the cards shown.
+    show_at = prof[P_SHOW_AFTER_CARD_SA] if kind == 4 else prof[P_SHOW_AFTER_CARD]
     for tr in range(8):
         if heur:
             info[I_TRICK] = tr
             info[I_LEADER] = leader
-            if tr == 1 and ann_team >= 0:
-                # Announcements are shown during the second trick.
-                for s in range(ann_team, 4, 2):
-                    info[I_SHOWN + s] = declared_cards(hands[s], kind, prof, decl)
         led = 0
         win_pos = 0
         win_card = 0
@@ -252,6 +254,10 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
             seat = (leader + p) & 3
             team = seat & 1
             hand = cur[seat]
+            if heur and ann_team >= 0 and pos == show_at:
+                # The winning team shows its announcements: the cards become public.
+                for s in range(ann_team, 4, 2):
+                    info[I_SHOWN + s] = declared_cards(hands[s], kind, prof, decl)
             if p == 0:
                 # Leading: any card.
                 legal = hand
