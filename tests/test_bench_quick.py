@@ -1,0 +1,43 @@
+"""The benchmark harness's quick mode runs end to end, so ``make bench`` cannot rot.
+
+No figure is asserted against a target here (performance targets live in benchmarks/,
+not in timed tests); this checks that every section runs and writes complete results.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_quick_benchmark_writes_every_section_and_the_table(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", "--quick", "--repeats", "1",
+         "--out", str(tmp_path)],
+        cwd=REPO, capture_output=True, text=True, timeout=1200, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    doc = json.loads((tmp_path / "latest-quick.json").read_text())
+    assert doc["quick"] is True
+    assert doc["machine"]["cores"] and doc["machine"]["versions"]["numba"]
+    figures = doc["figures"]
+    for prefix in ("kernel.legal_mask", "reference.legal_mask", "donnes.random.t1",
+                   "donnes.heuristic.t1", "reference.donnes.random", "e2e.random.t1",
+                   "e2e.heuristic.t1", "rss.heuristic", "start.cold", "start.warm",
+                   "odds.in_process", "odds.cli_warm", "dask.local_cluster"):
+        assert any(name.startswith(prefix) for name in figures), prefix
+    for fig in figures.values():
+        assert fig["repeats"] >= 1 and fig["min"] <= fig["median"] <= fig["max"]
+        assert fig["median"] > 0
+    # every profile has its heuristic row, compared with federal
+    assert sum(name.startswith("donnes.heuristic.t") for name in figures) >= 4
+    ratios = doc["ratios"]
+    assert ratios["kernel/reference legal_mask"]["value"] > 1
+    # the peer is either measured or reported as absent, never silently missing
+    assert "colver" in doc["notes"]
+    checks = [t for t in doc["targets"].values() if t.get("note") == "check"]
+    assert len(checks) == 2 and all(t["met"] for t in checks)
+    assert "| figure | median |" in proc.stdout
