@@ -25,7 +25,7 @@ import pandas as pd
 import simcoinche
 from simcoinche.errors import InputError
 from simcoinche.report import bid_curve_pivot, headline_tables, markdown_table
-from simcoinche.simulate import default_out, simulate_to_file
+from simcoinche.simulation import default_out, simulate_to_file
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_N = 1_000_000

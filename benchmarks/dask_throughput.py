@@ -5,7 +5,7 @@ Usage: ``python -m benchmarks.dask_throughput [--n N] [--task-size K] [--shapes 
 
 Both engines write Parquet to a temporary directory with the same seed and players:
 
-- ``single_process``: :func:`simcoinche.simulate.simulate` to one file with all cores;
+- ``single_process``: :func:`simcoinche.simulation.simulate` to one file with all cores;
 - per local-cluster shape ``WxT`` (W worker processes of T threads):
   ``end_to_end`` starts the cluster and runs, as ``simcoinche simulate --engine dask``
   does; ``warm`` runs on a cluster already started whose workers have loaded the kernels
@@ -34,7 +34,7 @@ def _shape(text: str) -> tuple[int, int]:
 
 
 def _single(n: int, seed: int, players: str, tmp: Path) -> dict[str, Any]:
-    from simcoinche.simulate import simulate
+    from simcoinche.simulation import simulate
 
     t0 = time.perf_counter()
     simulate(n, seed=seed, players=players, out=tmp / "single.parquet", progress=False)
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from simcoinche.distributed import default_task_size
-    from simcoinche.simulate import simulate
+    from simcoinche.simulation import simulate
 
     task_size = args.task_size or default_task_size(args.n)
     simulate(5000, seed=0, players=args.players, progress=False)  # compile / load cache

@@ -84,7 +84,7 @@ def bench_kernels(res: Results, quick: bool, repeats: int) -> None:
 def _kernel_donnes(players: str, threads: int, n: int, profile: str = "federal") -> float:
     """Complete donnes per second from the batch kernel alone (no table, no file)."""
     from simcoinche._kernels.rng import seed_key
-    from simcoinche.simulate import _Buffers, _plan
+    from simcoinche.simulation import _Buffers, _plan
 
     plan = _plan(n, 1, profile, players, threads, n, None, False, None)
     buf = _Buffers(n, False)
@@ -127,7 +127,7 @@ def bench_donnes(res: Results, quick: bool, repeats: int) -> None:
 
 
 def _e2e(players: str, threads: int, n: int, tmp: Path) -> float:
-    from simcoinche.simulate import simulate_to_file
+    from simcoinche.simulation import simulate_to_file
 
     out = tmp / f"e2e-{players}-{threads}.parquet"
     simulate_to_file(1000, seed=1, players=players, out=out, overwrite=True, threads=threads,
@@ -168,7 +168,7 @@ def bench_rss(res: Results, quick: bool, tmp: Path) -> None:
     n = _size("rss", quick)
     out = tmp / "rss.parquet"
     code = (
-        "import resource, simcoinche.simulate as s\n"
+        "import resource, simcoinche.simulation as s\n"
         f"s.simulate_to_file({n}, seed=1, players='heuristic', out={str(out)!r}, "
         "overwrite=True, progress=False)\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
@@ -252,7 +252,7 @@ def bench_dask(res: Results, quick: bool, tmp: Path) -> None:
     single-process engine, same donnes, same seed, Parquet written by both."""
     from benchmarks.dask_throughput import _dask, _single
     from simcoinche.distributed import default_task_size
-    from simcoinche.simulate import simulate
+    from simcoinche.simulation import simulate
 
     n = _size("dask", quick)
     simulate(5000, seed=0, players="heuristic", progress=False)  # compile / load the cache

@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 RULES_VERSION = "2"
 
 from simcoinche.results import read_metadata, read_results  # noqa: E402
-from simcoinche.simulate import simulate, simulate_to_file  # noqa: E402
+from simcoinche.simulation import simulate, simulate_to_file  # noqa: E402
 
 __all__ = ["RULES_VERSION", "__version__", "read_metadata", "read_results", "simulate",
            "simulate_to_file"]

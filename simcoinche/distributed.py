@@ -3,7 +3,7 @@
 ``simulate_dask(n, seed, …, out=DIR)`` splits the donnes ``0 .. n-1`` into tasks of
 ``task_size`` contiguous indexes. The counter-based generator makes each task independent:
 donne ``i`` is the same whatever the task, worker, thread count or chunk size, so the
-dataset equals a single-process run (:func:`simcoinche.simulate.simulate`) row for row.
+dataset equals a single-process run (:func:`simcoinche.simulation.simulate`) row for row.
 
 Dataset directory ``DIR``:
 
@@ -59,7 +59,7 @@ from simcoinche._kernels.rng import seed_key
 from simcoinche.errors import InputError, RunError
 from simcoinche.profiles import Profile
 from simcoinche.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest, schema
-from simcoinche.simulate import RunSummary, _Buffers, _Plan, _plan, _positive_int, writer_options
+from simcoinche.simulation import RunSummary, _Buffers, _Plan, _plan, _positive_int, writer_options
 
 try:  # POSIX advisory lock on the run file; without fcntl the lock is skipped
     import fcntl
@@ -244,7 +244,7 @@ def run_task(plan: _Plan, key: int, index: int, start: int, rows: int, directory
 
     Parameters
     ----------
-    plan : simcoinche.simulate._Plan
+    plan : simcoinche.simulation._Plan
         The validated run (profile, players, parameters, dealer, record_play, chunk).
     key : int
         :func:`simcoinche._kernels.rng.seed_key` of the run's seed (uint64 as int).
@@ -547,14 +547,14 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
                   cluster_shape: tuple[int, int] | None = None) -> DatasetSummary:
     """Simulate ``n`` donnes on a Dask cluster into a dataset directory (resumable).
 
-    The rows are those of :func:`simcoinche.simulate.simulate` with the same ``n``,
+    The rows are those of :func:`simcoinche.simulation.simulate` with the same ``n``,
     ``seed``, ``profile``, ``players``, ``record_play``, ``dealer`` and ``params``, in the
     same order (read them with :func:`simcoinche.read_results` on the directory).
 
     Parameters
     ----------
     n, seed, profile, players, record_play, dealer, params
-        As :func:`simcoinche.simulate.simulate`.
+        As :func:`simcoinche.simulation.simulate`.
     out : path-like, optional
         Dataset directory (default :func:`default_dataset`). Rerunning into a directory
         that holds this run's manifest resumes it: complete parts are verified and kept.

@@ -252,7 +252,7 @@ def tidy(df: pd.DataFrame) -> pd.DataFrame:
 
 def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
                  ) -> pd.DataFrame:
-    """Read a results file written by :func:`simcoinche.simulate.simulate`, or a dataset
+    """Read a results file written by :func:`simcoinche.simulation.simulate`, or a dataset
     directory written by ``simcoinche simulate --engine dask``, as one table.
 
     Parameters

@@ -25,7 +25,7 @@ from simcoinche._kernels.rng import seed_key
 from simcoinche.cli import main
 from simcoinche.errors import InputError
 from simcoinche.results import MANIFEST_NAME, read_metadata, read_results
-from simcoinche.simulate import _plan, simulate
+from simcoinche.simulation import _plan, simulate
 
 
 def _frame(df: pd.DataFrame) -> pd.DataFrame:

@@ -15,7 +15,7 @@ from simcoinche.actions import format_action, parse_action
 from simcoinche.cards import parse_hand
 from simcoinche.players import param_array
 from simcoinche.profiles import get_profile
-from simcoinche.simulate import simulate
+from simcoinche.simulation import simulate
 
 PROFILES = ["federal", "classic", "stephanoise", "strict"]
 KIND_NAMES = ["S", "H", "D", "C", "SA", "TA"]

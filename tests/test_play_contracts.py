@@ -11,7 +11,7 @@ from simcoinche._kernels import batch as B
 from simcoinche._kernels.rng import seed_key
 from simcoinche.players import param_array
 from simcoinche.profiles import get_profile
-from simcoinche.simulate import simulate
+from simcoinche.simulation import simulate
 
 HANDS = ["hand_0", "hand_1", "hand_2", "hand_3"]
 

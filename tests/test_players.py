@@ -26,7 +26,7 @@ from simcoinche.players import (
     parse_players,
 )
 from simcoinche.profiles import FEDERAL
-from simcoinche.simulate import simulate
+from simcoinche.simulation import simulate
 
 PROF = FEDERAL.packed
 

@@ -18,7 +18,7 @@ from simcoinche.cli import main
 from simcoinche.distributed import simulate_dask
 from simcoinche.errors import InputError
 from simcoinche.results import MANIFEST_NAME, read_metadata, read_results
-from simcoinche.simulate import simulate
+from simcoinche.simulation import simulate
 
 N = 3000
 

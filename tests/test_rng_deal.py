@@ -21,7 +21,7 @@ from simcoinche._kernels.rng import (
     seed_key,
 )
 from simcoinche.profiles import FEDERAL
-from simcoinche.simulate import simulate
+from simcoinche.simulation import simulate
 
 M64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15

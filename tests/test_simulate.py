@@ -21,7 +21,7 @@ from simcoinche.cli import main
 from simcoinche.errors import InputError
 from simcoinche.profiles import FEDERAL
 from simcoinche.results import COLUMN_NAMES, read_metadata, read_results, schema_markdown
-from simcoinche.simulate import RunSummary, simulate
+from simcoinche.simulation import RunSummary, simulate
 
 HANDS = ["hand_0", "hand_1", "hand_2", "hand_3"]
 
@@ -267,7 +267,7 @@ def test_cli_unwritable_directory(tmp_path, capsys):
 
 def test_interrupted_run_leaves_no_file(tmp_path, monkeypatch):
     # The package exports the function `simulate`, which shadows the submodule's name.
-    S = importlib.import_module("simcoinche.simulate")
+    S = importlib.import_module("simcoinche.simulation")
 
     calls = {"n": 0}
     real = S.chunk_table

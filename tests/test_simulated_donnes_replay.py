@@ -12,7 +12,7 @@ import pytest
 from simcoinche.actions import format_action
 from simcoinche.cards import CONTRACT_KIND_NAMES, format_card, from_mask
 from simcoinche.profiles import get_profile
-from simcoinche.simulate import simulate
+from simcoinche.simulation import simulate
 from simcoinche.verify import verify_record
 
 

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
                         ("--task-size", getattr(args, "task_size", None))):
         if value is not None:
             raise InputError(f"{flag} needs --engine dask")
-    from simcoinche.simulate import simulate_to_file
+    from simcoinche.simulation import simulate_to_file
 
     summary = simulate_to_file(
         args.n, seed=args.seed, profile=args.profile, players=args.players, out=args.out,

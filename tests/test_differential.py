@@ -1,7 +1,7 @@
 """Differential tests per profile: the numba kernels against the reference engine for
-``classic``, ``stephanoise`` and ``strict`` (``federal``: ``test_differential_federal.py``).
+``federal``, ``classic``, ``stephanoise`` and ``strict``, seeded.
 
-The same volumes as the federal rules engine issue, for each profile: at least 200,000
+The volumes of the rules engine issue, for each profile: at least 200,000
 random play positions (legal masks; contracts of every kind the profile has, SA and TA
 included), 200,000 random tricks plus the played ones (trick winners), 20,000 random
 complete donnes with random legal auctions (coinche, surcoinche, décoinche, capot and
@@ -26,9 +26,9 @@ from simcoinche import reference as ref
 from simcoinche._kernels import announce, annul, auction, play, scoring
 from simcoinche._kernels import layout as L
 from simcoinche.cards import from_mask, to_mask
-from simcoinche.profiles import CLASSIC, STEPHANOISE, STRICT, Profile
+from simcoinche.profiles import CLASSIC, FEDERAL, STEPHANOISE, STRICT, Profile
 
-PROFILES = [CLASSIC, STEPHANOISE, STRICT]
+PROFILES = [FEDERAL, CLASSIC, STEPHANOISE, STRICT]
 N_POSITIONS = 200_000
 N_TRICKS = 200_000
 N_DONNES = 20_000
@@ -361,6 +361,8 @@ def _reference_out(profile, hands, dealer, actions, cards, declare) -> np.ndarra
 
 # Branches each profile's random donnes must reach (beyond made/failed/passed out).
 EXPECTED_BRANCHES = {
+    "federal": ("coinche", "surcoinche", "capot_bid", "capot_made", "announcements", "belote",
+                "transfer_on_capot"),
     "classic": ("coinche", "capot_bid", "capot_made", "generale_bid", "sa", "ta", "belote",
                 "litige", "coinched_at_once"),
     "stephanoise": ("coinche", "surcoinche", "decoinche", "capot_bid", "capot_made", "sa",
@@ -420,6 +422,7 @@ def test_kernels_match_reference_on_20k_random_complete_donnes_per_profile(profi
             "announcements": kout[O_ANN] + kout[O_ANN + 1] > 0,
             "belote": kout[O_BELOTE] + kout[O_BELOTE + 1] > 0,
             "litige": kout[O_LITIGE] == 1,
+            "transfer_on_capot": (kout[O_ANN_FINAL] != kout[O_ANN]),
             "no_transfer_on_capot": (max(kout[O_TRICKS], kout[O_TRICKS + 1]) == 8
                                      and kout[O_ANN_FINAL] + kout[O_ANN_FINAL + 1] > 0
                                      and kout[O_ANN_FINAL] == kout[O_ANN]),
