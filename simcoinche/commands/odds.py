@@ -12,12 +12,7 @@ import argparse
 import json
 import sys
 
-
-def _int(text: str) -> int:
-    try:
-        return int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
+from simcoinche.commands import integer
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,17 +28,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--hand", required=True, metavar="CARDS",
                    help='the taker\'s 8 cards, e.g. "JH 9H AH TH KS 7C 8D AD"')
-    p.add_argument("--seat", type=_int, default=0, metavar="SEAT",
+    p.add_argument("--seat", type=integer, default=0, metavar="SEAT",
                    help="the hand's seat 0..3 (default 0)")
-    p.add_argument("--dealer", type=_int, default=None, metavar="SEAT",
+    p.add_argument("--dealer", type=integer, default=None, metavar="SEAT",
                    help="dealer seat (default: the seat before --seat, so the hand "
                    "speaks and leads first)")
     p.add_argument("--trump", action="append", default=None, metavar="KINDS",
                    help="contract kinds to play: S H D C (SA TA where the profile has "
                    "them), comma-separated or repeated (default: all)")
-    p.add_argument("--samples", type=_int, default=None, metavar="N",
+    p.add_argument("--samples", type=integer, default=None, metavar="N",
                    help="deals drawn (default 10,000: interval half-width at most 1 point)")
-    p.add_argument("--seed", type=_int, default=0, metavar="S", help="seed (default 0)")
+    p.add_argument("--seed", type=integer, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--give", action="append", default=None, metavar="SEAT:CARDS",
                    help="cards known to be in a seat, e.g. --give 1:AS,KS (repeatable)")
     p.add_argument("--void", action="append", default=None, metavar="SEAT:SUITS",
@@ -54,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--profile", default="federal", help="rule profile (default federal)")
     p.add_argument("--players", default="heuristic", metavar="KIND|TEAM0,TEAM1",
                    help="players (default heuristic)")
-    p.add_argument("--threads", type=_int, default=None, metavar="T",
+    p.add_argument("--threads", type=integer, default=None, metavar="T",
                    help="worker threads (default: all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

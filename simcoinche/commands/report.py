@@ -5,12 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-
-def _int(text: str) -> int:
-    try:
-        return int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
+from simcoinche.commands import integer
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="output directory")
     p.add_argument("--overwrite", action="store_true",
                    help="write into a non-empty directory")
-    p.add_argument("--min-count", type=_int, default=100, metavar="N",
+    p.add_argument("--min-count", type=integer, default=100, metavar="N",
                    help="leave out groups with fewer played donnes (default 100)")
     p.set_defaults(func=run)
 

@@ -15,14 +15,8 @@ import sys
 import threading
 from collections.abc import Iterator
 
+from simcoinche.commands import integer
 from simcoinche.errors import InputError
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,13 +28,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "scoring) and stream them to a Parquet file, one row per donne. Donne i of a seed "
         "is the same whatever the thread count.",
     )
-    p.add_argument("-n", type=_int, required=True, metavar="N", help="number of donnes")
-    p.add_argument("--seed", type=_int, default=0, metavar="S", help="run seed (default 0)")
+    p.add_argument("-n", type=integer, required=True, metavar="N", help="number of donnes")
+    p.add_argument("--seed", type=integer, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--profile", default="federal", help="rule profile (default federal)")
     p.add_argument("--players", default="heuristic", metavar="KIND|TEAM0,TEAM1",
                    help="player kind for both teams, or one per team: heuristic, random "
                    "(default heuristic)")
-    p.add_argument("--threads", type=_int, default=None, metavar="T",
+    p.add_argument("--threads", type=integer, default=None, metavar="T",
                    help="worker threads (default: all cores; with --engine dask: numba "
                    "threads per task, default the worker's thread count)")
     p.add_argument("--out", default=None, metavar="PATH",
@@ -50,9 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--record-play", action="store_true",
                    help="also store the auction actions and the 32 cards in play order")
     p.add_argument("--overwrite", action="store_true", help="replace an existing output")
-    p.add_argument("--dealer", type=_int, default=None, metavar="SEAT",
+    p.add_argument("--dealer", type=integer, default=None, metavar="SEAT",
                    help="fixed dealer seat 0..3 (default: rotates, donne i → i mod 4)")
-    p.add_argument("--chunk-size", type=_int, default=None, metavar="K",
+    p.add_argument("--chunk-size", type=integer, default=None, metavar="K",
                    help="donnes per row group (default 262144); results do not depend on it")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--engine", choices=("local", "dask"), default="local",
@@ -62,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="with --engine dask: address of a running Dask scheduler "
                    "(tcp://host:8786; default: a local cluster sized to this machine)")
-    p.add_argument("--task-size", type=_int, default=None, metavar="K",
+    p.add_argument("--task-size", type=integer, default=None, metavar="K",
                    help="with --engine dask: donnes per task and part (default about N/64, "
                    "within 32768..1048576)")
     p.set_defaults(func=run)
