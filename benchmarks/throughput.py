@@ -124,7 +124,7 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
     import numpy as np
     from numba import njit
 
-    from simcoinche._kernels.announce import MAX_DECL, belote_points, team_announcements
+    from simcoinche._kernels.announce import belote_points, team_announcements
     from simcoinche._kernels.annul import auction_hands
     from simcoinche._kernels.auction import (
         A_BIDDER,
@@ -136,10 +136,11 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
         AUCTION_STATE_LEN,
         auction_start,
     )
+    from simcoinche._kernels.batch import play_scratch
     from simcoinche._kernels.deal import deal_hands
     from simcoinche._kernels.donne import MAX_ACTIONS, choose_action, play_phase
     from simcoinche._kernels.layout import P_AUCTION_CARDS
-    from simcoinche._kernels.players import INFO_LEN, auction_apply_inline
+    from simcoinche._kernels.players import auction_apply_inline
     from simcoinche._kernels.rng import (
         RNG_STATE_LEN,
         STREAM_PLAYERS,
@@ -147,7 +148,6 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
         rng_seed,
         seed_key,
     )
-    from simcoinche._kernels.scoring import SCORE_LEN
     from simcoinche.simulation import _plan
 
     @njit(cache=False)
@@ -156,18 +156,9 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
         deck = np.zeros(32, dtype=np.int8)
         hands = np.zeros(4, dtype=np.uint32)
         early = np.zeros(4, dtype=np.uint32)
-        cur = np.zeros(4, dtype=np.uint32)
         astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
         actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
-        trick = np.zeros(4, dtype=np.int32)
-        info = np.zeros(INFO_LEN, dtype=np.int64)
-        decl = np.zeros((MAX_DECL, 5), dtype=np.int32)
-        declare = np.ones(4, dtype=np.uint8)
-        ann = np.zeros(2, dtype=np.int32)
-        bel = np.zeros(2, dtype=np.int32)
-        cpts = np.zeros(2, dtype=np.int32)
-        tricks = np.zeros(2, dtype=np.int32)
-        score = np.zeros(SCORE_LEN, dtype=np.int32)
+        cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
         rec = np.zeros((0, 32), dtype=np.uint8)
         acc = 0
         for i in range(n):

@@ -81,6 +81,21 @@ PC_TAKER_TRICKS = 14    # tricks won by the bidder himself (decides a générale
 PC_LEN = 15
 
 
+@njit(cache=True)
+def play_scratch():
+    """Scratch arrays of :func:`.donne.play_phase`, allocated once per block of donnes.
+
+    Returns ``(cur uint32[4], trick int32[4], info int64[INFO_LEN],
+    decl int32[MAX_DECL, 5], declare uint8[4] (all 1), ann int32[2], bel int32[2],
+    cpts int32[2], tricks int32[2], score int32[SCORE_LEN])``.
+    """
+    return (np.zeros(4, dtype=np.uint32), np.zeros(4, dtype=np.int32),
+            np.zeros(INFO_LEN, dtype=np.int64), np.zeros((MAX_DECL, 5), dtype=np.int32),
+            np.ones(4, dtype=np.uint8), np.zeros(2, dtype=np.int32),
+            np.zeros(2, dtype=np.int32), np.zeros(2, dtype=np.int32),
+            np.zeros(2, dtype=np.int32), np.zeros(SCORE_LEN, dtype=np.int32))
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def run_batch(run_key, start, n, fixed_dealer, codes, params, prof, record,
               out, auc, auc_len, play_rec):
@@ -116,18 +131,9 @@ def run_batch(run_key, start, n, fixed_dealer, codes, params, prof, record,
         deck = np.zeros(32, dtype=np.int8)
         hands = np.zeros(4, dtype=np.uint32)
         early = np.zeros(4, dtype=np.uint32)
-        cur = np.zeros(4, dtype=np.uint32)
         astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
         actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
-        trick = np.zeros(4, dtype=np.int32)
-        info = np.zeros(INFO_LEN, dtype=np.int64)
-        decl = np.zeros((MAX_DECL, 5), dtype=np.int32)
-        declare = np.ones(4, dtype=np.uint8)
-        ann = np.zeros(2, dtype=np.int32)
-        bel = np.zeros(2, dtype=np.int32)
-        cpts = np.zeros(2, dtype=np.int32)
-        tricks = np.zeros(2, dtype=np.int32)
-        score = np.zeros(SCORE_LEN, dtype=np.int32)
+        cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
         for j in range(lo, hi):
@@ -154,18 +160,9 @@ def play_contracts(run_key, start, hands, dealer, taker, level, kind, coinche, c
     for b in prange(n_blocks):
         st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
         hs = np.zeros(4, dtype=np.uint32)
-        cur = np.zeros(4, dtype=np.uint32)
         actions = np.zeros(1, dtype=np.uint8)
         play_rec = np.zeros((0, 32), dtype=np.uint8)
-        trick = np.zeros(4, dtype=np.int32)
-        info = np.zeros(INFO_LEN, dtype=np.int64)
-        decl = np.zeros((MAX_DECL, 5), dtype=np.int32)
-        declare = np.ones(4, dtype=np.uint8)
-        ann = np.zeros(2, dtype=np.int32)
-        bel = np.zeros(2, dtype=np.int32)
-        cpts = np.zeros(2, dtype=np.int32)
-        tricks = np.zeros(2, dtype=np.int32)
-        score = np.zeros(SCORE_LEN, dtype=np.int32)
+        cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
         for j in range(lo, hi):
