@@ -43,11 +43,15 @@ CARDS_PER_HAND = 8
 FULL_DECK = np.uint32(0xFFFFFFFF)
 SUIT_MASKS = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.uint32)
 
-# Every card constant, e.g. ``JH`` (jack of hearts), ``TS`` (ten of spades).
+# Every card constant, e.g. ``JH`` (jack of hearts), ``TS`` (ten of spades), ``S7``.
 _ALL_NAMES: dict[str, int] = {}
 for _s, _suit in enumerate(SUITS):
     for _r, _rank in enumerate(RANKS):
         _ALL_NAMES[_rank + _suit] = _s * 8 + _r
+        if _rank in "789":
+            # An identifier cannot start with a digit: the 7s, 8s and 9s are also named
+            # suit first (``S7`` seven of spades, ``H9`` nine of hearts).
+            _ALL_NAMES[_suit + _rank] = _s * 8 + _r
 globals().update(_ALL_NAMES)
 del _s, _suit, _r, _rank
 

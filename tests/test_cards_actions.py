@@ -145,3 +145,11 @@ def test_every_auction_reason_has_a_text():
     assert sorted(codes) == sorted(act.AUCTION_REASONS)
     assert act.AUCTION_REASONS[act.R_BID_NOT_HIGHER].format(current="110H") == (
         "bid must be above 110H")
+
+
+def test_sevens_eights_nines_also_have_suit_first_names():
+    import simcoinche.cards as cards
+
+    for suit in "SHDC":
+        for rank in "789":
+            assert getattr(cards, suit + rank) == cards.parse_card(rank + suit)

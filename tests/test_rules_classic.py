@@ -17,8 +17,16 @@ from simcoinche.cards import (
     AC,
     AH,
     AS,
+    C7,
+    C8,
+    C9,
     CLUBS,
+    D7,
+    D8,
     DIAMONDS,
+    H7,
+    H8,
+    H9,
     HEARTS,
     JC,
     JD,
@@ -32,17 +40,15 @@ from simcoinche.cards import (
     QD,
     QH,
     QS,
+    S7,
+    S8,
+    S9,
     SANS_ATOUT,
     SPADES,
     TOUT_ATOUT,
     TS,
 )
 from simcoinche.profiles import CLASSIC, FEDERAL
-
-S7, S8, S9 = (getattr(C, r + "S") for r in "789")
-H7, H8, H9 = (getattr(C, r + "H") for r in "789")
-D7, D8, D9 = (getattr(C, r + "D") for r in "789")
-C7, C8, C9 = (getattr(C, r + "C") for r in "789")
 
 SA, TA = SANS_ATOUT, TOUT_ATOUT
 CAPOT = len(CLASSIC.bid_values)

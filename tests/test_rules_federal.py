@@ -18,8 +18,17 @@ from simcoinche.cards import (
     AD,
     AH,
     AS,
+    C7,
+    C8,
+    C9,
     CLUBS,
+    D7,
+    D8,
+    D9,
     DIAMONDS,
+    H7,
+    H8,
+    H9,
     HEARTS,
     JACK,
     JC,
@@ -37,6 +46,9 @@ from simcoinche.cards import (
     QH,
     QS,
     QUEEN,
+    S7,
+    S8,
+    S9,
     SPADES,
     TC,
     TD,
@@ -45,11 +57,6 @@ from simcoinche.cards import (
     TS,
 )
 from simcoinche.profiles import FEDERAL
-
-S7, S8, S9 = (getattr(C, r + "S") for r in "789")
-H7, H8, H9 = (getattr(C, r + "H") for r in "789")
-D7, D8, D9 = (getattr(C, r + "D") for r in "789")
-C7, C8, C9 = (getattr(C, r + "C") for r in "789")
 
 CAPOT = len(FEDERAL.bid_values)  # ladder level of a capot bid
 

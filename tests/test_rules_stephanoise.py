@@ -16,8 +16,17 @@ from simcoinche.cards import (
     AD,
     AH,
     AS,
+    C7,
+    C8,
+    C9,
     CLUBS,
+    D7,
+    D8,
+    D9,
     DIAMONDS,
+    H7,
+    H8,
+    H9,
     HEARTS,
     JACK,
     JC,
@@ -30,6 +39,9 @@ from simcoinche.cards import (
     KS,
     QH,
     QS,
+    S7,
+    S8,
+    S9,
     SANS_ATOUT,
     SPADES,
     TEN,
@@ -38,11 +50,6 @@ from simcoinche.cards import (
 )
 from simcoinche.errors import InputError
 from simcoinche.profiles import STEPHANOISE
-
-S7, S8, S9 = (getattr(C, r + "S") for r in "789")
-H7, H8, H9 = (getattr(C, r + "H") for r in "789")
-D7, D8, D9 = (getattr(C, r + "D") for r in "789")
-C7, C8, C9 = (getattr(C, r + "C") for r in "789")
 
 SA = SANS_ATOUT
 CAPOT = len(STEPHANOISE.bid_values)

@@ -13,7 +13,11 @@ from simcoinche import actions as act
 from simcoinche import cards as C
 from simcoinche.cards import (
     AS,
+    C7,
     CLUBS,
+    H7,
+    H8,
+    H9,
     HEARTS,
     JC,
     JH,
@@ -23,17 +27,15 @@ from simcoinche.cards import (
     KS,
     QH,
     QS,
+    S7,
+    S8,
+    S9,
     SANS_ATOUT,
     SPADES,
     TOUT_ATOUT,
     TS,
 )
 from simcoinche.profiles import FEDERAL, STRICT
-
-S7, S8, S9 = (getattr(C, r + "S") for r in "789")
-H7, H8, H9 = (getattr(C, r + "H") for r in "789")
-D7, D8, D9 = (getattr(C, r + "D") for r in "789")
-C7, C8, C9 = (getattr(C, r + "C") for r in "789")
 
 SA, TA = SANS_ATOUT, TOUT_ATOUT
 CAPOT = len(STRICT.bid_values)
