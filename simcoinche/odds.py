@@ -15,11 +15,9 @@
    ``I_TAKER``, ``I_SEAT``, the played cards, voids, leads and shown announcements), so
    one play per deal serves every level exactly: the profile's own success test
    (``score_donne``) is applied to the same tricks, card points, announcements and
-   belote for every bid value of the ladder and capot. A test pins this: playing a deal
-   at every level gives the same tricks and points. Générale (classic, strict) needs
-   the bidder's *own* tricks, which ``play_contracts`` does not output: it is played a
-   second time at the générale level and its ``made`` read directly (same play, so
-   still exact; it only costs one more play per deal and kind).
+   belote for every bid value of the ladder, capot and générale (classic, strict; decided
+   by the bidder's *own* tricks, which ``play_contracts`` returns). A test pins this:
+   playing a deal at every level gives the same tricks and points.
 
 Defaults: the hand is seat 0 and the dealer is the seat before it (``(seat + 3) % 4``),
 so the hand speaks and leads first, as an opener would.
@@ -556,7 +554,6 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
     """
     from simcoinche._kernels.batch import (
         PC_LEN,
-        PC_MADE,
         PC_TOTAL_TAKERS,
         PC_TRICKS,
         play_contracts,
@@ -584,14 +581,12 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
     threads = max_threads if threads is None else _positive(threads, "threads")
     if threads > max_threads:
         raise InputError(f"threads must be at most {max_threads} on this machine, got {threads}")
-    nv = len(prof.bid_values)
-    levels = np.arange(nv + 1, dtype=np.int64)   # the ladder, then capot
     labels = [str(v) for v in prof.bid_values] + ["capot"]
     values = [*prof.bid_values, prof.capot_value]
-    generale = bool(prof.generale_value)
-    if generale:
+    if prof.generale_value:
         labels.append("generale")
         values.append(prof.generale_value)
+    levels = np.arange(len(labels), dtype=np.int64)  # the ladder, capot, générale
     packed = prof.packed
     team = d.seat & 1
 
@@ -623,16 +618,9 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
                                    np.full(k_n, k, dtype=np.int8), fixed["coinche"], codes,
                                    rows, packed, pc)
                     made_at_levels(pc, team, k, levels, packed, ok)
-                    made[k][:len(levels)] += ok.sum(axis=1, dtype=np.int64)
+                    made[k] += ok.sum(axis=1, dtype=np.int64)
                     totals[k][start:start + k_n] = pc[PC_TOTAL_TAKERS]
                     capots[k] += int((pc[PC_TRICKS + team] == 8).sum())
-                    if generale:
-                        # Générale: decided by the bidder's own tricks (module doc).
-                        play_contracts(key, np.int64(start), hands, fixed["dealer"],
-                                       fixed["taker"], np.full(k_n, nv + 1, dtype=np.int8),
-                                       np.full(k_n, k, dtype=np.int8), fixed["coinche"],
-                                       codes, rows, packed, pc)
-                        made[k][-1] += int(pc[PC_MADE].sum())
                     bar.update(k_n)
     finally:
         numba.set_num_threads(previous)

@@ -45,7 +45,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uint64
 
-from simcoinche._kernels.batch import PC_ANNOUNCE, PC_BELOTE, PC_CARD_POINTS, PC_TRICKS
+from simcoinche._kernels.batch import (
+    PC_ANNOUNCE,
+    PC_BELOTE,
+    PC_CARD_POINTS,
+    PC_TAKER_TRICKS,
+    PC_TRICKS,
+)
 from simcoinche._kernels.rng import (
     RNG_STATE_LEN,
     STREAM_DEAL,
@@ -282,8 +288,8 @@ def made_at_levels(pc, taker_team, kind, levels, prof, made):
     kind : int
         Contract kind played (0..5).
     levels : int64[m]
-        Ladder levels to test (``n_values`` = capot). Not générale: deciding it needs
-        the bidder's own tricks, which ``pc`` does not hold.
+        Ladder levels to test (``n_values`` = capot, ``n_values + 1`` = générale, decided
+        by the bidder's own tricks ``PC_TAKER_TRICKS``).
     prof : int32[PROFILE_LEN]
         Packed profile.
     made : uint8[m, n]
@@ -306,6 +312,8 @@ def made_at_levels(pc, taker_team, kind, levels, prof, made):
                 tricks[q] = pc[PC_TRICKS + q, j]
                 ann[q] = pc[PC_ANNOUNCE + q, j]
                 bel[q] = pc[PC_BELOTE + q, j]
+            own = pc[PC_TAKER_TRICKS, j]
             for i in range(levels.shape[0]):
+                # The bidder's own tricks decide a générale (one player takes all 8).
                 made[i, j] = score_donne(taker_team, levels[i], kind, 1, cpts, tricks, ann,
-                                         bel, prof, score)
+                                         bel, prof, score, own)
