@@ -59,7 +59,14 @@ from simcoinche._kernels.rng import seed_key
 from simcoinche.errors import InputError, RunError
 from simcoinche.profiles import Profile
 from simcoinche.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest, schema
-from simcoinche.simulation import RunSummary, _Buffers, _Plan, _plan, _positive_int, writer_options
+from simcoinche.simulation import (
+    RunSummary,
+    _Buffers,
+    _Plan,
+    _plan,
+    positive_int,
+    writer_options,
+)
 
 try:  # POSIX advisory lock on the run file; without fcntl the lock is skipped
     import fcntl
@@ -595,9 +602,9 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
     t0 = time.perf_counter()
     plan = _plan(n, seed, profile, players, None, chunk_size, dealer, record_play, params)
     if threads is not None:
-        threads = _positive_int(threads, "threads")
+        threads = positive_int(threads, "threads")
     size = (default_task_size(plan.n) if task_size is None
-            else _positive_int(task_size, "task_size"))
+            else positive_int(task_size, "task_size"))
     n_tasks = math.ceil(plan.n / size)
     if n_tasks > MAX_TASKS:
         raise InputError(f"task_size {size} makes {n_tasks:,} tasks (at most {MAX_TASKS:,}); "

@@ -57,7 +57,6 @@ from simcoinche.profiles import Profile, get_profile
 from simcoinche.stats import wilson_interval
 
 DEFAULT_SAMPLES = 10_000   # ±1 % at 95 % for p = 0.5: 1.96² · 0.25 / 0.01² ≈ 9,604
-MAX_SEED = (1 << 64) - 1
 
 
 # --------------------------------------------------------------------------------------
@@ -488,12 +487,6 @@ def check_level(value: str | int, profile: str | Profile | None = "federal") -> 
                      + (", generale" if prof.generale_value else ""))
 
 
-def _positive(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
-        raise InputError(f"{what} must be a positive integer, got {value!r}")
-    return int(value)
-
-
 def _progress(total: int, enabled: bool | None):
     from tqdm import tqdm
 
@@ -559,28 +552,16 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
         play_contracts,
     )
     from simcoinche._kernels.sampler import made_at_levels
-    from simcoinche.players import param_array, parse_players
+    from simcoinche.simulation import check_seed, check_threads, positive_int, team_players
 
     prof = get_profile(profile)
     d = deals(hand, seat, give, void)
     dealer = (d.seat + 3) % 4 if dealer is None else _seat(dealer, "dealer")
     kinds = _parse_kinds(trump, prof)
-    samples = _positive(samples, "samples")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
-            or not 0 <= int(seed) <= MAX_SEED:
-        raise InputError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
-    seed = int(seed)
-    pk = parse_players(players)
-    if params is None:
-        params = (None, None)
-    if isinstance(params, Mapping) or len(params) != 2:
-        raise InputError("params must be a pair (team 0, team 1) of name→value mappings")
-    rows = np.stack([param_array(pk[t], params[t]) for t in range(2)])
-    codes = np.array([pk[0].code, pk[1].code], dtype=np.int32)
-    max_threads = numba.config.NUMBA_NUM_THREADS
-    threads = max_threads if threads is None else _positive(threads, "threads")
-    if threads > max_threads:
-        raise InputError(f"threads must be at most {max_threads} on this machine, got {threads}")
+    samples = positive_int(samples, "samples")
+    seed = check_seed(seed)
+    pk, codes, rows = team_players(players, params)
+    threads = check_threads(threads)
     labels = [str(v) for v in prof.bid_values] + ["capot"]
     values = [*prof.bid_values, prof.capot_value]
     if prof.generale_value:

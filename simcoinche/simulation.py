@@ -38,7 +38,7 @@ from simcoinche._kernels.donne import (
 )
 from simcoinche._kernels.rng import seed_key
 from simcoinche.errors import InputError
-from simcoinche.players import param_array, params_dict, parse_players
+from simcoinche.players import PlayerKind, param_array, params_dict, parse_players
 from simcoinche.profiles import Profile, get_profile
 from simcoinche.results import chunk_table, schema, tidy
 
@@ -130,12 +130,45 @@ def default_out(profile: str, seed: int, n: int) -> Path:
     return Path("runs") / f"simcoinche-{profile}-s{seed}-n{n}.parquet"
 
 
-def _positive_int(value: Any, what: str) -> int:
+def positive_int(value: Any, what: str) -> int:
+    """``value`` as an ``int`` if it is a positive integer, else InputError naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise InputError(f"{what} must be a positive integer, got {value!r}")
     if value <= 0:
         raise InputError(f"{what} must be a positive integer, got {value}")
     return int(value)
+
+
+def check_seed(seed: Any) -> int:
+    """A run seed: an integer in ``0 .. 2**64-1`` (InputError otherwise)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
+            or not 0 <= int(seed) <= _MAX_SEED:
+        raise InputError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+    return int(seed)
+
+
+def check_threads(threads: Any) -> int:
+    """Worker threads: all cores when ``None``, else 1 .. the cores numba may use."""
+    max_threads = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        return max_threads
+    threads = positive_int(threads, "threads")
+    if threads > max_threads:
+        raise InputError(f"threads must be at most {max_threads} on this machine, got {threads}")
+    return threads
+
+
+def team_players(players: Any, params: Sequence[Mapping[str, float] | None] | None
+                 ) -> tuple[tuple[PlayerKind, PlayerKind], np.ndarray, np.ndarray]:
+    """Player kinds per team, their codes (``int32[2]``) and parameter rows
+    (``float64[2, PARAM_LEN]``) with the ``params`` overrides (a pair of mappings)."""
+    kinds = parse_players(players)
+    if params is None:
+        params = (None, None)
+    if isinstance(params, Mapping) or len(params) != 2:
+        raise InputError("params must be a pair (team 0, team 1) of name→value mappings")
+    rows = np.stack([param_array(kinds[t], params[t]) for t in range(2)])
+    return kinds, np.array([kinds[0].code, kinds[1].code], dtype=np.int32), rows
 
 
 def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> Path:
@@ -191,31 +224,18 @@ class _Plan:
 def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_size: Any,
           dealer: Any, record_play: bool,
           params: Sequence[Mapping[str, float] | None] | None) -> _Plan:
-    n = _positive_int(n, "n")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
-            or not 0 <= int(seed) <= _MAX_SEED:
-        raise InputError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+    n = positive_int(n, "n")
+    seed = check_seed(seed)
     prof = get_profile(profile)
-    kinds = parse_players(players)
-    if params is None:
-        params = (None, None)
-    if isinstance(params, Mapping) or len(params) != 2:
-        raise InputError("params must be a pair (team 0, team 1) of name→value mappings")
-    rows = np.stack([param_array(kinds[t], params[t]) for t in range(2)])
-    max_threads = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        threads = max_threads
-    threads = _positive_int(threads, "threads")
-    if threads > max_threads:
-        raise InputError(f"threads must be at most {max_threads} on this machine, got {threads}")
-    chunk = _positive_int(DEFAULT_CHUNK if chunk_size is None else chunk_size, "chunk_size")
+    kinds, codes, rows = team_players(players, params)
+    threads = check_threads(threads)
+    chunk = positive_int(DEFAULT_CHUNK if chunk_size is None else chunk_size, "chunk_size")
     if dealer is None:
         dealer = -1
     elif isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
             or not 0 <= dealer <= 3:
         raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
-    return _Plan(n, int(seed), prof, (kinds[0].name, kinds[1].name),
-                 np.array([kinds[0].code, kinds[1].code], dtype=np.int32), rows, threads,
+    return _Plan(n, seed, prof, (kinds[0].name, kinds[1].name), codes, rows, threads,
                  min(chunk, n), int(dealer), bool(record_play))
 
 
