@@ -1,0 +1,159 @@
+"""Double-dummy solver kernel against the readable exhaustive minimax, and named endings.
+
+RULES.md, "Rulings on points the sources leave open": the double-dummy value is the card
+points a team reaches when all four hands are visible and both sides play perfectly;
+252 to a team that wins every trick. The kernel (:mod:`simcoinche._kernels.dd`) must
+give the same value as :mod:`simcoinche.reference_dd` (no pruning, no table) on every
+position, for every profile and contract kind, and the same value for every legal card.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from simcoinche import reference as ref
+from simcoinche import reference_dd as rdd
+from simcoinche._kernels import dd
+from simcoinche.cards import parse_card
+from simcoinche.profiles import CLASSIC, FEDERAL, STEPHANOISE, STRICT, Profile
+
+PROFILES = [FEDERAL, CLASSIC, STEPHANOISE, STRICT]
+N_POSITIONS = 20_000
+
+
+@pytest.fixture(scope="module")
+def scratch() -> dd.Scratch:
+    return dd.new_scratch(16)
+
+
+def _mask(cards) -> int:
+    return sum(1 << c for c in cards)
+
+
+def _random_position(rng: random.Random, profile: Profile, kind: int, tricks_left: int):
+    """Random legal play from a random deal down to ``tricks_left`` tricks, plus 0-3 cards
+    of the next trick. Returns (hands, leader, trick, capot_open)."""
+    deck = list(range(32))
+    rng.shuffle(deck)
+    hands = [set(deck[8 * i:8 * i + 8]) for i in range(4)]
+    leader = rng.randrange(4)
+    capot_open = True
+    for _ in range(8 - tricks_left):
+        trick: list[int] = []
+        for p in range(4):
+            seat = (leader + p) % 4
+            card = rng.choice(sorted(ref.legal_cards(hands[seat], trick, kind, profile)))
+            hands[seat].remove(card)
+            trick.append(card)
+        winner = (leader + ref.trick_winner(trick, kind, profile)) % 4
+        capot_open = capot_open and winner % 2 == 0
+        leader = winner
+    trick = []
+    for p in range(rng.randrange(4)):
+        seat = (leader + p) % 4
+        card = rng.choice(sorted(ref.legal_cards(hands[seat], trick, kind, profile)))
+        hands[seat].remove(card)
+        trick.append(card)
+    return hands, leader, trick, capot_open
+
+
+def _kernel(S, hands, leader, trick, kind, profile, capot_open):
+    """(value, {card: value}, trick array) from the kernel for one position."""
+    dd.begin_solve(S, np.array([_mask(h) for h in hands], np.int64), kind, profile.packed)
+    tr = np.zeros(4, np.int64)
+    tr[:len(trick)] = trick
+    value = dd.solve_value(S, kind, profile.packed, leader, tr, len(trick), int(capot_open),
+                           81)
+    cards = np.zeros(8, np.int64)
+    values = np.zeros(8, np.int64)
+    k = dd.root_values(S, kind, profile.packed, leader, tr, len(trick), int(capot_open),
+                       cards, values)
+    return int(value), {int(cards[j]): int(values[j]) for j in range(k)}, tr
+
+
+def test_dd_values_equal_exhaustive_minimax_on_endings(scratch):
+    """20,000 random positions with 1 to 3 tricks left (a trick possibly in progress),
+    every profile and contract kind: the value, the value of every legal card, and the
+    capot and générale sweeps equal the exhaustive minimax; and the position's value is
+    the value after its best card."""
+    rng = random.Random(20261130)
+    mismatches = []
+    reached = set()
+    for _ in range(N_POSITIONS):
+        profile = rng.choice(PROFILES)
+        kind = rng.choice(profile.contract_kinds)
+        tricks_left = rng.choice((1, 2, 3))
+        hands, leader, trick, capot_open = _random_position(rng, profile, kind, tricks_left)
+        want = rdd.dd_value(hands, leader, trick, kind, profile, capot_open)
+        want_cards = rdd.card_values(hands, leader, trick, kind, profile, capot_open)
+        target = rng.randrange(4)
+        by_seat = rng.random() < 0.5
+        want_sweep = rdd.can_sweep(hands, leader, trick, kind, target, by_seat, profile)
+        got, got_cards, tr = _kernel(scratch, hands, leader, trick, kind, profile, capot_open)
+        got_sweep = dd.sweep_possible(scratch, kind, profile.packed, leader, tr, len(trick),
+                                      target, int(by_seat))
+        seat = (leader + len(trick)) % 4
+        best = max(got_cards.values()) if seat % 2 == 0 else min(got_cards.values())
+        if (got, got_cards, bool(got_sweep), best) != (want, want_cards, want_sweep, want):
+            mismatches.append((profile.name, kind, hands, leader, trick, capot_open, want,
+                               got, want_cards, got_cards, want_sweep, got_sweep))
+        reached.add((profile.name, kind))
+        if capot_open and want >= 100:
+            reached.add("capot")
+    assert not mismatches, f"{len(mismatches)} mismatches, first: {mismatches[:2]}"
+    expected = {(p.name, k) for p in PROFILES for k in p.contract_kinds} | {"capot"}
+    assert reached == expected
+
+
+def _named(spec: list[str]) -> list[set[int]]:
+    return [{parse_card(c) for c in hand.split()} for hand in spec]
+
+
+def _value(S, spec, leader, kind, profile=FEDERAL, capot_open=False) -> int:
+    hands = _named(spec)
+    value, _, _ = _kernel(S, hands, leader, [], kind, profile, capot_open)
+    assert value == rdd.dd_value(hands, leader, [], kind, profile, capot_open)
+    return value
+
+
+def test_all_masters_in_one_hand_is_a_capot_252(scratch):
+    """'252 to a team that wins every trick': seat 0 holds all eight trumps and leads."""
+    spec = ["JH 9H AH TH KH QH 8H 7H", "AS TS KS QS JS 9S 8S 7S",
+            "AD TD KD QD JD 9D 8D 7D", "AC TC KC QC JC 9C 8C 7C"]
+    hands = np.array([_mask(h) for h in _named(spec)], np.int64)
+    assert dd.solve_deal(scratch, hands, 3, 1, FEDERAL.packed, 81) == 252
+    # The same cards for the other side: team 0 takes nothing.
+    assert dd.solve_deal(scratch, hands[[1, 0, 3, 2]], 0, 1, FEDERAL.packed, 81) == 0
+
+
+def test_guarded_ten_is_kept_against_the_ace_but_falls_when_bare(scratch):
+    """Plain suit, no trump left: seat 1's ten guarded by the 7 wins the king (team 0
+    leads the king first and then the ace: 21); a bare ten falls under the ace (35)."""
+    guarded = ["AS KS", "TS 7S", "8D 7D", "8C 7C"]
+    assert _value(scratch, guarded, 0, 1) == 21
+    bare = ["AS KS", "TS 7C", "8D 7D", "8C 9C"]
+    assert _value(scratch, bare, 0, 1) == 35
+
+
+def test_federal_may_discard_instead_of_undertrumping_classic_must_not(scratch):
+    """RULES.md federal: 'si l'atout adverse est imbattable, vous pouvez défausser au
+    lieu de sous-couper'. Seat 2 keeps its 8 of trumps to ruff the club and take the
+    ace of diamonds with the last trick (21); under classic's obligation to undertrump it
+    loses that trump, and the best is 14."""
+    spec = ["KS AD", "9H 7C", "8H 8D", "8S 7S"]
+    assert _value(scratch, spec, 0, 1, FEDERAL) == 21
+    assert _value(scratch, spec, 0, 1, CLASSIC) == 14
+    assert _value(scratch, spec, 0, 1, STRICT) == 14
+
+
+def test_stephanoise_and_sans_atout_tables_are_used(scratch):
+    """Sans-atout (stephanoise: plain order and plain points in every suit): two aces and
+    the capot's 100 to team 0 when it leads them; tout-atout in classic uses its own table
+    (J 14, A 6) and the trump order in every suit."""
+    spec = ["AS AH", "7S 7H", "8S 8H", "9S 9H"]
+    assert _value(scratch, spec, 0, 4, STEPHANOISE, capot_open=True) == 11 + 11 + 100
+    jacks = ["JS JH", "7S 7H", "8S 8H", "AS AH"]
+    assert _value(scratch, jacks, 0, 5, CLASSIC) == 14 + 6 + 14 + 6 + 10
