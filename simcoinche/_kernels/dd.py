@@ -751,6 +751,35 @@ def solve_value(S, trump, prof, leader, trick, n, capot_open, guess):
 
 
 @njit(cache=True)
+def solve_near(S, trump, prof, leader, trick, n, capot_open, guess):
+    """Exact future points of team 0, for a value expected close to ``guess``.
+
+    Probes at ``guess``, then at steps of 1, 2, 4… in the direction it failed until the
+    value is bracketed, then halves the interval: two probes when the guess is right
+    (the values of a position's cards are often equal or close).
+    """
+    lower = 0
+    upper = 253
+    g = min(max(guess, 1), 252)
+    step = 1
+    while lower < upper:
+        v = search_window(S, trump, prof, leader, trick, n, capot_open, g - 1, g)
+        if v >= g:
+            lower = v
+            g = min(lower + step, upper) if step else (lower + upper + 1) // 2
+        else:
+            upper = v
+            g = max(upper - step + 1, lower + 1) if step else (lower + upper + 1) // 2
+        if step:
+            step *= 2
+            if step > 8:
+                step = 0
+        if g <= lower or g > upper:
+            g = (lower + upper + 1) // 2
+    return lower
+
+
+@njit(cache=True)
 def sweep_possible(S, trump, prof, leader, trick, n, target, by_seat):
     """Whether ``target``'s team (``by_seat`` 0) or the seat itself (1) can win every
     trick left, the trick in progress included. Returns 1 or 0."""
@@ -784,29 +813,54 @@ def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_val
     child = np.zeros(4, np.int64)
     for p in range(n):
         child[p] = trick[p]
+    # Search one card of each class of equivalent cards, the most promising first (its
+    # value is then the guess for the next ones).
+    base = W_MOVES + 8 * (MAX_PLY - 1)
+    n_reps = _candidates(W, base, legal, rem | cards)
+    _order(W, base, MAX_PLY - 1, n_reps, seat, n, led, win, ws, trump, _NO_CARD, rem & ~hand)
+    values = np.full(32, -1, np.int64)
+    guess = -1
+    for i in range(n_reps):
+        c = W[base + i]
+        W[W_HANDS + seat] = hand ^ (np.int64(1) << c)
+        last = False
+        if n < 3:
+            child[n] = c
+            g = 0
+            nl, nn, nc = leader, n + 1, capot_open
+        else:
+            # The card completes the trick: score it, then solve from the next lead.
+            nws = seat if WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win] else ws
+            team0 = (nws & 1) == 0
+            g = (tp + W[W_POINTS + c]) if team0 else 0
+            nl, nn, nc = nws, 0, (1 if (capot_open and team0) else 0)
+            if (rem ^ (np.int64(1) << c)) == 0:
+                # The last card of the donne: 10 for the last trick, 100 on a capot.
+                last = True
+                if team0:
+                    g += 100 if nc else 10
+        if last:
+            v = g
+        elif guess < 0:
+            v = g + solve_value(S, trump, prof, nl, child, nn, nc, 81)
+        else:
+            v = g + solve_near(S, trump, prof, nl, child, nn, nc, guess - g)
+        W[W_HANDS + seat] = hand
+        values[c] = v
+        guess = v
+    # Every legal card: an equivalent card has its class's value.
     k = 0
     m = legal
     while m:
         c = _lowest_card(m)
         m ^= np.int64(1) << c
+        x = c
+        while values[x] < 0:
+            x = W[W_ABOVE_EQ + x]
+            while not ((rem | cards) >> x) & 1:
+                x = W[W_ABOVE_EQ + x]
         out_cards[k] = c
-        W[W_HANDS + seat] = hand ^ (np.int64(1) << c)
-        if n < 3:
-            child[n] = c
-            v = solve_value(S, trump, prof, leader, child, n + 1, capot_open, 81)
-        else:
-            # The card completes the trick: score it, then solve from the next lead.
-            nws = seat if WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win] else ws
-            team0 = (nws & 1) == 0
-            pts = tp + W[W_POINTS + c]
-            if (rem ^ (np.int64(1) << c)) == 0:
-                v = (pts + (100 if capot_open else 10)) if team0 else 0
-            else:
-                g = pts if team0 else 0
-                v = g + solve_value(S, trump, prof, nws, child, 0,
-                                    1 if (capot_open and team0) else 0, 81)
-        W[W_HANDS + seat] = hand
-        out_values[k] = v
+        out_values[k] = values[x]
         k += 1
     return k
 
