@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
@@ -203,6 +203,24 @@ class _Plan:
     chunk: int
     dealer: int
     record: bool
+    #: What one row is (progress bars, messages); the summary type of a run.
+    unit: ClassVar[str] = "donnes"
+    summary_type: ClassVar[type] = RunSummary
+
+    @property
+    def dataset_summary_type(self) -> type:
+        """Summary of a Dask run of this plan (:mod:`simcoinche.distributed`)."""
+        from simcoinche.distributed import DatasetSummary
+
+        return DatasetSummary
+
+    def buffers(self, size: int) -> _Buffers:
+        """Kernel output arrays for chunks of up to ``size`` rows."""
+        return _Buffers(size, self.record)
+
+    def schema(self, meta: dict[str, Any]) -> pa.Schema:
+        """Arrow schema of the run's rows, with ``meta`` as its metadata."""
+        return schema(self.record, meta)
 
     def metadata(self) -> dict[str, Any]:
         return {
@@ -261,18 +279,22 @@ class _Buffers:
         run_batch(key, np.int64(start), np.int64(k), plan.dealer, plan.codes, plan.params,
                   plan.profile.packed, plan.record, out, self.auc, self.auc_len, self.play)
 
+    def stats(self, k: int) -> np.ndarray:
+        """What :meth:`RunSummary.add_chunk` takes for the last run of ``k`` rows."""
+        return self.out[:, :k]
+
     def table(self, plan: _Plan, start: int, k: int, sch: pa.Schema) -> pa.Table:
         rec = plan.record
         return chunk_table(start, self.out[:, :k], self.auc if rec else None,
                            self.auc_len if rec else None, self.play if rec else None, sch)
 
 
-def _progress(n: int, enabled: bool | None):
+def _progress(n: int, enabled: bool | None, unit: str = "donnes"):
     from tqdm import tqdm
 
     if enabled is None:
         enabled = sys.stderr.isatty()
-    return tqdm(total=n, unit=" donnes", unit_scale=True, disable=not enabled,
+    return tqdm(total=n, unit=f" {unit}", unit_scale=True, disable=not enabled,
                 file=sys.stderr, smoothing=0.1, dynamic_ncols=True)
 
 
@@ -351,7 +373,7 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
 def _run(plan: _Plan, path: Path | None, progress: bool | None) -> pd.DataFrame | RunSummary:
     key = np.uint64(seed_key(np.uint64(plan.seed)))
     meta = plan.metadata()
-    sch = schema(plan.record, meta)
+    sch = plan.schema(meta)
     summary = RunSummary(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
                          plan.seed, None if path is None else str(path))
     previous_threads = numba.get_num_threads()
@@ -380,9 +402,14 @@ def _run(plan: _Plan, path: Path | None, progress: bool | None) -> pd.DataFrame 
         numba.set_num_threads(previous_threads)
 
 
-def _write(plan: _Plan, key: np.uint64, path: Path, sch: pa.Schema, summary: RunSummary,
+def _write(plan: Any, key: np.uint64, path: Path, sch: pa.Schema, summary: Any,
            progress: bool | None) -> None:
-    """Stream the run into ``path.partial`` (one row group per chunk), then rename it."""
+    """Stream the run into ``path.partial`` (one row group per chunk), then rename it.
+
+    ``plan`` is a :class:`_Plan` or any plan with ``n``, ``chunk``, ``unit`` and
+    ``buffers(size)`` (buffers with ``run``, ``stats`` and ``table``, as :class:`_Buffers`),
+    ``summary`` its summary (``add_chunk``): :mod:`simcoinche.parties` writes through it.
+    """
     partial = path.with_name(path.name + ".partial")
     try:
         writer = pq.ParquetWriter(partial, sch, **writer_options(sch))
@@ -393,16 +420,16 @@ def _write(plan: _Plan, key: np.uint64, path: Path, sch: pa.Schema, summary: Run
     pending: Future[None] | None = None
     ok = False
     try:
-        buffers = [_Buffers(plan.chunk, plan.record),
-                   _Buffers(plan.chunk, plan.record) if plan.n > plan.chunk else None]
-        with _progress(plan.n, progress) as bar:
+        buffers = [plan.buffers(plan.chunk),
+                   plan.buffers(plan.chunk) if plan.n > plan.chunk else None]
+        with _progress(plan.n, progress, plan.unit) as bar:
             for c, start in enumerate(range(0, plan.n, plan.chunk)):
                 k = min(plan.chunk, plan.n - start)
                 buf = buffers[c % 2]
                 # The kernel releases the GIL: it runs while the writer thread compresses
                 # and writes the previous chunk (held in the other buffer).
                 buf.run(plan, key, start, k)
-                summary.add_chunk(buf.out[:, :k])
+                summary.add_chunk(buf.stats(k))
                 table = buf.table(plan, start, k, sch)
                 if pending is not None:
                     pending.result()
@@ -434,14 +461,16 @@ def writer_options(sch: pa.Schema) -> dict[str, Any]:
     """Parquet writer settings, chosen by measurement (262,144 random donnes: zstd level 1
     with dictionaries only on the small-range columns, delta-encoded donne index,
     statistics only on ``donne`` writes in 0.07 s and 20 bytes/donne, against 0.19 s and
-    30 bytes/donne with pyarrow's defaults; lz4 is no faster and 40 % larger)."""
+    30 bytes/donne with pyarrow's defaults; lz4 is no faster and 40 % larger). The first
+    column of the schema is the row index (``donne``, or ``partie`` for parties)."""
     names = sch.names
+    index = names[0]
     return {
         "compression": COMPRESSION,
         "compression_level": COMPRESSION_LEVEL,
-        "use_dictionary": [c for c in names if c not in _NO_DICTIONARY],
-        "column_encoding": {"donne": "DELTA_BINARY_PACKED"},
-        "write_statistics": ["donne"],
+        "use_dictionary": [c for c in names if c not in _NO_DICTIONARY and c != index],
+        "column_encoding": {index: "DELTA_BINARY_PACKED"},
+        "write_statistics": [index],
     }
 
 
