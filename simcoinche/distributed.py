@@ -258,7 +258,7 @@ def run_task(plan: Any, key: int, index: int, start: int, rows: int, directory: 
 
     Parameters
     ----------
-    plan : simcoinche.simulation._Plan or simcoinche.parties._PartiesPlan
+    plan : simcoinche.simulation._Plan or simcoinche.partie._PartiesPlan
         The validated run (profile, players, parameters, dealer, record_play, chunk);
         it gives the buffers (``plan.buffers``) and the summary type of its rows.
     key : int
@@ -623,7 +623,7 @@ def run_dask(plan: Any, out: str | os.PathLike[str] | None, default_out: Path, *
              t0: float) -> Any:
     """Run a validated plan on a Dask cluster into a dataset directory (``out``, else
     ``default_out``): the engine of :func:`simulate_dask` and of
-    :func:`simcoinche.parties.parties` with ``engine="dask"``. ``plan`` gives the rows
+    :func:`simcoinche.partie.parties` with ``engine="dask"``. ``plan`` gives the rows
     of a task (``buffers``, ``summary_type``, ``dataset_summary_type``, ``unit``,
     ``metadata``); the other arguments are those of :func:`simulate_dask`."""
     if threads is not None:

@@ -316,7 +316,7 @@ def plot_win_probability(
     Parameters
     ----------
     table : DataFrame
-        :func:`simcoinche.parties.win_probability` (columns ``own_min``, ``other_min``,
+        :func:`simcoinche.partie.win_probability` (columns ``own_min``, ``other_min``,
         ``own``, ``other``, ``n``, ``p``).
     out_dir : str or Path
         Directory for the PNG.

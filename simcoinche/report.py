@@ -330,7 +330,7 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
     out = _check_out_dir(out_dir, overwrite)
     if meta.get("kind") == "parties":
         # A `simcoinche parties` run: its own overview and the win-probability table.
-        from simcoinche.parties import write_parties_report
+        from simcoinche.partie import write_parties_report
 
         return write_parties_report(results, out, meta, min_count)
     # every per-donne column, but never the --record-play ones (the largest by far)

@@ -255,8 +255,8 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
     """Read a results file written by :func:`simcoinche.simulation.simulate`, or a dataset
     directory written by ``simcoinche simulate --engine dask``, as one table.
 
-    A run of ``simcoinche parties`` (:mod:`simcoinche.parties`) reads the same way: one
-    row per partie, in partie order (columns :data:`simcoinche.parties.PARTIE_COLUMNS`).
+    A run of ``simcoinche parties`` (:mod:`simcoinche.partie`) reads the same way: one
+    row per partie, in partie order (columns :data:`simcoinche.partie.PARTIE_COLUMNS`).
 
     Parameters
     ----------
@@ -298,7 +298,7 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                                      "(written without --record-play)")
                 raise InputError(f"unknown column {name!r} in {os.fspath(path)!r}; see "
                                  "simcoinche.results.COLUMNS (donnes) or "
-                                 "simcoinche.parties.PARTIE_COLUMNS (parties)")
+                                 "simcoinche.partie.PARTIE_COLUMNS (parties)")
         if Path(path).is_dir():
             table = pads.dataset(files, format="parquet").to_table(columns=columns)
         else:

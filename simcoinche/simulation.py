@@ -408,7 +408,7 @@ def _write(plan: Any, key: np.uint64, path: Path, sch: pa.Schema, summary: Any,
 
     ``plan`` is a :class:`_Plan` or any plan with ``n``, ``chunk``, ``unit`` and
     ``buffers(size)`` (buffers with ``run``, ``stats`` and ``table``, as :class:`_Buffers`),
-    ``summary`` its summary (``add_chunk``): :mod:`simcoinche.parties` writes through it.
+    ``summary`` its summary (``add_chunk``): :mod:`simcoinche.partie` writes through it.
     """
     partial = path.with_name(path.name + ".partial")
     try:

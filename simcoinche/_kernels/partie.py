@@ -107,6 +107,8 @@ def run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params,
         pending = np.zeros(2, dtype=np.int32)
         marks = np.zeros(2, dtype=np.int32)
         won = np.zeros(2, dtype=np.int32)
+        # Typed bool, not a literal: play_one then shares run_batch's compiled version.
+        record = n_given < 0
         first = b * block_rows
         row = first
         end = first + block_rows
@@ -136,7 +138,7 @@ def run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params,
                 else:
                     # "The dealer moves to D+1 after every donne, a passed-out one
                     # included."
-                    play_one(key, k, row, (p + k) & 3, codes, params, prof, False,
+                    play_one(key, k, row, (p + k) & 3, codes, params, prof, record,
                              dout, auc, auc_len, play_rec,
                              st, deck, hands, early, cur, astate, actions, trick, info,
                              decl, declare, ann, bel, cpts, tricks, score)

@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the parties and print where the output went and a short summary."""
-    from simcoinche.parties import parties_to_file
+    from simcoinche.partie import parties_to_file
 
     dask = args.engine == "dask"
     if not dask:

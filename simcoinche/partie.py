@@ -1,4 +1,6 @@
-"""Whole parties, and the chances of winning a partie from any score.
+"""Whole parties, and the chances of winning a partie from any score (``simcoinche parties``).
+
+The module is ``simcoinche.partie``: ``simcoinche.parties`` is the function.
 
 ``parties(n, seed=0, profile="federal", players="heuristic", out=None)`` plays the parties
 ``0 .. n-1`` of the run keyed by ``seed`` to the profile's target with its end rules
@@ -262,7 +264,10 @@ class _PartieBuffers:
 
     def _alloc(self, block_rows: int) -> None:
         self.block_rows = block_rows
-        self.dout = np.empty((PD_LEN, self.n_blocks * block_rows), dtype=np.int32)
+        rows = self.n_blocks * block_rows
+        # A strided view (one spare column), the layout run_batch gets from simulate: the
+        # donne kernel compiled for it serves both.
+        self.dout = np.empty((PD_LEN, rows + 1), dtype=np.int32)[:, :rows]
 
     def run(self, plan: _PartiesPlan, key: np.uint64, start: int, k: int) -> None:
         nb = -(-k // BLOCK)
