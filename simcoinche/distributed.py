@@ -47,7 +47,7 @@ import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
@@ -120,33 +120,36 @@ def default_dataset(profile: str, seed: int, n: int) -> Path:
 
 
 @dataclass
-class DatasetSummary(RunSummary):
-    """What a distributed run did: the :class:`RunSummary` of all its donnes (statistics
-    from every part, including parts kept from an earlier attempt) plus the cluster."""
+class DatasetFields:
+    """What a distributed run adds to the summary of its rows: the cluster and its parts.
+    Put first among the bases (``class X(DatasetFields, RowSummary)``) so that these
+    defaulted fields follow the row summary's own; ``unit`` names the rows."""
 
     workers: int = 0
     parts: int = 0
     parts_reused: int = 0
     computed: int = 0
     scheduler: str = ""
+    unit: ClassVar[str] = "donnes"
 
     def text(self) -> str:
         """Short human summary (a few lines)."""
-        return super().text() + "\n" + dataset_line(self, "donnes")
+        line = (f"engine dask ({self.scheduler}): {self.workers} workers, "
+                f"{self.threads} threads; {self.parts} parts")  # type: ignore[attr-defined]
+        if self.parts_reused == self.parts:
+            line += ", all already complete (verified): nothing to compute"
+        elif self.parts_reused:
+            seconds = self.seconds  # type: ignore[attr-defined]
+            rate = self.computed / seconds if seconds > 0 else float("inf")
+            line += (f", {self.parts_reused} already complete (verified); computed "
+                     f"{self.computed:,} {self.unit} ({rate:,.0f} {self.unit}/s)")
+        return super().text() + "\n" + line  # type: ignore[misc]
 
 
-def dataset_line(s: Any, unit: str) -> str:
-    """The line a dataset summary adds: cluster, parts, what was reused or computed
-    (``s`` has the fields of :class:`DatasetSummary`; ``unit`` names its rows)."""
-    line = (f"engine dask ({s.scheduler}): {s.workers} workers, {s.threads} "
-            f"threads; {s.parts} parts")
-    if s.parts_reused == s.parts:
-        line += ", all already complete (verified): nothing to compute"
-    elif s.parts_reused:
-        rate = s.computed / s.seconds if s.seconds > 0 else float("inf")
-        line += (f", {s.parts_reused} already complete (verified); computed "
-                 f"{s.computed:,} {unit} ({rate:,.0f} {unit}/s)")
-    return line
+@dataclass
+class DatasetSummary(DatasetFields, RunSummary):
+    """What a distributed run did: the :class:`RunSummary` of all its donnes (statistics
+    from every part, including parts kept from an earlier attempt) plus the cluster."""
 
 
 # --- fingerprint and manifest -----------------------------------------------------------

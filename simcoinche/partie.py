@@ -35,12 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-import simcoinche
 from simcoinche._kernels import donne as D
 from simcoinche._kernels.partie import (
     BLOCK,
@@ -52,9 +50,8 @@ from simcoinche._kernels.partie import (
     PT_WINNER,
     run_parties,
 )
-from simcoinche._kernels.rng import seed_key
+from simcoinche.distributed import DatasetFields
 from simcoinche.errors import InputError
-from simcoinche.players import params_dict
 from simcoinche.profiles import Profile, get_profile
 from simcoinche.results import (
     METADATA_KEY,
@@ -64,14 +61,12 @@ from simcoinche.results import (
     read_table,
 )
 from simcoinche.simulation import (
-    GENERATOR,
+    RunInfo,
     _check_out,
-    _progress,
-    _write,
-    check_seed,
-    check_threads,
+    _run,
+    _run_plan,
+    _RunPlan,
     positive_int,
-    team_players,
 )
 from simcoinche.stats import wilson_interval
 
@@ -137,16 +132,9 @@ def parties_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:
 
 
 @dataclass
-class PartiesSummary:
+class PartiesSummary(RunInfo):
     """What a parties run did: where, how fast, who won."""
 
-    n: int
-    seconds: float
-    threads: int
-    players: tuple[str, str]
-    profile: str
-    seed: int
-    path: str | None = None
     donnes: int = 0
     wins: list[int] = field(default_factory=lambda: [0, 0])
     unfinished: int = 0
@@ -184,36 +172,18 @@ class PartiesSummary:
 
 
 @dataclass
-class PartiesDatasetSummary(PartiesSummary):
+class PartiesDatasetSummary(DatasetFields, PartiesSummary):
     """A Dask parties run: the :class:`PartiesSummary` of all its parties plus the cluster
-    (the fields of :class:`simcoinche.distributed.DatasetSummary`)."""
+    (:class:`simcoinche.distributed.DatasetFields`)."""
 
-    workers: int = 0
-    parts: int = 0
-    parts_reused: int = 0
-    computed: int = 0
-    scheduler: str = ""
-
-    def text(self) -> str:
-        """Short human summary (a few lines)."""
-        from simcoinche.distributed import dataset_line
-
-        return super().text() + "\n" + dataset_line(self, "parties")
+    unit: ClassVar[str] = "parties"
 
 
 # --- plan and buffers -------------------------------------------------------------------
 
 
 @dataclass
-class _PartiesPlan:
-    n: int
-    seed: int
-    profile: Profile
-    players: tuple[str, str]
-    codes: np.ndarray
-    params: np.ndarray
-    threads: int
-    chunk: int
+class _PartiesPlan(_RunPlan):
     max_donnes: int
     unit: ClassVar[str] = "parties"
     summary_type: ClassVar[type] = PartiesSummary
@@ -228,22 +198,9 @@ class _PartiesPlan:
         return parties_schema(meta)
 
     def metadata(self) -> dict[str, Any]:
-        return {
-            "kind": KIND,
-            "seed": self.seed,
-            "n": self.n,
-            "profile": self.profile.name,
-            "target": self.profile.target,
-            "players": list(self.players),
-            "params": [params_dict(self.players[t], self.params[t]) for t in range(2)],
-            "param_arrays": [self.params[t].tolist() for t in range(2)],
-            "version": simcoinche.__version__,
-            "rules_version": simcoinche.RULES_VERSION,
-            "generator": GENERATOR,
-            "chunk_size": self.chunk,
-            "dealer": "rotating: (partie + donne) mod 4",
-            "max_donnes": self.max_donnes,
-        }
+        return {**self.base_metadata(), "kind": KIND, "target": self.profile.target,
+                "dealer": "rotating: (partie + donne) mod 4",
+                "max_donnes": self.max_donnes}
 
 
 _NO_GIVEN = np.zeros((D.N_OUT, 0), dtype=np.int32)
@@ -333,14 +290,9 @@ def _check_max_donnes(max_donnes: Any) -> int:
 def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_size: Any,
           max_donnes: Any, params: Sequence[Mapping[str, float] | None] | None
           ) -> _PartiesPlan:
-    n = positive_int(n, "n")
-    seed = check_seed(seed)
-    prof = get_profile(profile)
-    kinds, codes, rows = team_players(players, params)
-    threads = check_threads(threads)
-    chunk = positive_int(DEFAULT_CHUNK if chunk_size is None else chunk_size, "chunk_size")
-    return _PartiesPlan(n, seed, prof, (kinds[0].name, kinds[1].name), codes, rows,
-                        threads, min(chunk, n), _check_max_donnes(max_donnes))
+    fields = _run_plan(n, seed, profile, players, threads, chunk_size, params,
+                       DEFAULT_CHUNK)
+    return _PartiesPlan(**fields, max_donnes=_check_max_donnes(max_donnes))
 
 
 def parties(n: int, seed: int = 0, profile: str | Profile | None = "federal",
@@ -443,39 +395,6 @@ def parties_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fede
     result = _run(plan, path, kwargs.get("progress"))
     assert isinstance(result, PartiesSummary)
     return result
-
-
-def _run(plan: _PartiesPlan, path: Path | None, progress: bool | None
-         ) -> pd.DataFrame | PartiesSummary:
-    key = np.uint64(seed_key(np.uint64(plan.seed)))
-    meta = plan.metadata()
-    sch = plan.schema(meta)
-    summary = PartiesSummary(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
-                             plan.seed, None if path is None else str(path))
-    previous_threads = numba.get_num_threads()
-    numba.set_num_threads(plan.threads)
-    t0 = time.perf_counter()
-    try:
-        if path is None:
-            tables = []
-            buf = plan.buffers(plan.chunk)
-            with _progress(plan.n, progress, plan.unit) as bar:
-                for start in range(0, plan.n, plan.chunk):
-                    k = min(plan.chunk, plan.n - start)
-                    buf.run(plan, key, start, k)
-                    summary.add_chunk(buf.stats(k))
-                    tables.append(buf.table(plan, start, k, sch))
-                    bar.update(k)
-            df = pa.concat_tables(tables).to_pandas()
-            summary.seconds = time.perf_counter() - t0
-            df.attrs["simcoinche"] = meta
-            df.attrs["summary"] = summary
-            return df
-        _write(plan, key, path, sch, summary, progress)
-        summary.seconds = time.perf_counter() - t0
-        return summary
-    finally:
-        numba.set_num_threads(previous_threads)
 
 
 # --- analysis ---------------------------------------------------------------------------

@@ -50,8 +50,9 @@ _MAX_SEED = (1 << 64) - 1
 
 
 @dataclass
-class RunSummary:
-    """What a run did: where, how fast, and the headline statistics."""
+class RunInfo:
+    """What every run's summary starts with: its size, time, threads, players, profile,
+    seed and output path (the statistics follow in the subclass)."""
 
     n: int
     seconds: float
@@ -60,6 +61,12 @@ class RunSummary:
     profile: str
     seed: int
     path: str | None = None
+
+
+@dataclass
+class RunSummary(RunInfo):
+    """What a run did: where, how fast, and the headline statistics."""
+
     passed_out: int = 0
     # bid value → [contracts, made]
     by_value: dict[int, list[int]] = field(default_factory=dict)
@@ -192,7 +199,10 @@ def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> P
 
 
 @dataclass
-class _Plan:
+class _RunPlan:
+    """What every run validates first: size, seed, profile, players (kinds, codes,
+    parameter rows), threads and chunk (:func:`_run_plan`)."""
+
     n: int
     seed: int
     profile: Profile
@@ -201,6 +211,40 @@ class _Plan:
     params: np.ndarray
     threads: int
     chunk: int
+
+    def base_metadata(self) -> dict[str, Any]:
+        """The metadata every run stores (the subclass adds its own)."""
+        return {
+            "seed": self.seed,
+            "n": self.n,
+            "profile": self.profile.name,
+            "players": list(self.players),
+            "params": [params_dict(self.players[t], self.params[t]) for t in range(2)],
+            "param_arrays": [self.params[t].tolist() for t in range(2)],
+            "version": simcoinche.__version__,
+            "rules_version": simcoinche.RULES_VERSION,
+            "generator": GENERATOR,
+            "chunk_size": self.chunk,
+        }
+
+
+def _run_plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any,
+              chunk_size: Any, params: Sequence[Mapping[str, float] | None] | None,
+              default_chunk: int = DEFAULT_CHUNK) -> dict[str, Any]:
+    """The validated fields of a :class:`_RunPlan` (InputError naming any bad one)."""
+    n = positive_int(n, "n")
+    seed = check_seed(seed)
+    prof = get_profile(profile)
+    kinds, codes, rows = team_players(players, params)
+    threads = check_threads(threads)
+    chunk = positive_int(default_chunk if chunk_size is None else chunk_size, "chunk_size")
+    return {"n": n, "seed": seed, "profile": prof,
+            "players": (kinds[0].name, kinds[1].name), "codes": codes, "params": rows,
+            "threads": threads, "chunk": min(chunk, n)}
+
+
+@dataclass
+class _Plan(_RunPlan):
     dealer: int
     record: bool
     #: What one row is (progress bars, messages); the summary type of a run.
@@ -223,38 +267,21 @@ class _Plan:
         return schema(self.record, meta)
 
     def metadata(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "n": self.n,
-            "profile": self.profile.name,
-            "players": list(self.players),
-            "params": [params_dict(self.players[t], self.params[t]) for t in range(2)],
-            "param_arrays": [self.params[t].tolist() for t in range(2)],
-            "version": simcoinche.__version__,
-            "rules_version": simcoinche.RULES_VERSION,
-            "generator": GENERATOR,
-            "chunk_size": self.chunk,
-            "dealer": "rotating" if self.dealer < 0 else self.dealer,
-            "record_play": self.record,
-        }
+        return {**self.base_metadata(),
+                "dealer": "rotating" if self.dealer < 0 else self.dealer,
+                "record_play": self.record}
 
 
 def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_size: Any,
           dealer: Any, record_play: bool,
           params: Sequence[Mapping[str, float] | None] | None) -> _Plan:
-    n = positive_int(n, "n")
-    seed = check_seed(seed)
-    prof = get_profile(profile)
-    kinds, codes, rows = team_players(players, params)
-    threads = check_threads(threads)
-    chunk = positive_int(DEFAULT_CHUNK if chunk_size is None else chunk_size, "chunk_size")
+    fields = _run_plan(n, seed, profile, players, threads, chunk_size, params)
     if dealer is None:
         dealer = -1
     elif isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
             or not 0 <= dealer <= 3:
         raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
-    return _Plan(n, seed, prof, (kinds[0].name, kinds[1].name), codes, rows, threads,
-                 min(chunk, n), int(dealer), bool(record_play))
+    return _Plan(**fields, dealer=int(dealer), record=bool(record_play))
 
 
 class _Buffers:
@@ -370,24 +397,27 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
     return result
 
 
-def _run(plan: _Plan, path: Path | None, progress: bool | None) -> pd.DataFrame | RunSummary:
+def _run(plan: Any, path: Path | None, progress: bool | None) -> pd.DataFrame | Any:
+    """Run a validated plan (a :class:`_Plan`, or any plan :func:`_write` takes, with
+    ``threads``, ``schema`` and ``summary_type``): the rows as a DataFrame when ``path`` is
+    None, else streamed to ``path``; returns them, or the run's summary."""
     key = np.uint64(seed_key(np.uint64(plan.seed)))
     meta = plan.metadata()
     sch = plan.schema(meta)
-    summary = RunSummary(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
-                         plan.seed, None if path is None else str(path))
+    summary = plan.summary_type(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
+                                plan.seed, None if path is None else str(path))
     previous_threads = numba.get_num_threads()
     numba.set_num_threads(plan.threads)
     t0 = time.perf_counter()
     try:
         if path is None:
             tables = []
-            with _progress(plan.n, progress) as bar:
+            with _progress(plan.n, progress, plan.unit) as bar:
                 for start in range(0, plan.n, plan.chunk):
                     k = min(plan.chunk, plan.n - start)
-                    buf = _Buffers(k, plan.record)
+                    buf = plan.buffers(k)
                     buf.run(plan, key, start, k)
-                    summary.add_chunk(buf.out[:, :k])
+                    summary.add_chunk(buf.stats(k))
                     tables.append(buf.table(plan, start, k, sch))
                     bar.update(k)
             df = tidy(pa.concat_tables(tables).to_pandas())

@@ -214,8 +214,9 @@ def test_donne_k_of_partie_p_is_the_donne_of_its_own_stream(federal):
         n = int(row.n_donnes)
         out = np.zeros((N_OUT, n + 1), dtype=np.int32)[:, :n]
         empty = (np.zeros((0, 128), np.uint8), np.zeros(0, np.int16), np.zeros((0, 32), np.uint8))
-        run_batch(partie_key(run_key, p), np.int64(0), np.int64(n), -1, codes, params, prof,
-                  False, out, *empty)
+        # (uint64 key, as simulate passes it: run_batch keeps one compiled signature)
+        run_batch(np.uint64(partie_key(run_key, p)), np.int64(0), np.int64(n), -1, codes,
+                  params, prof, False, out, *empty)
         assert out[O_MARKS].tolist() == list(row.marks_t0)
         assert out[O_MARKS + 1].tolist() == list(row.marks_t1)
         assert out[O_TAKER].tolist() == list(row.taker)

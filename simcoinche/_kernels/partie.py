@@ -49,8 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uint64
 
-from simcoinche._kernels.auction import AUCTION_STATE_LEN
-from simcoinche._kernels.batch import play_scratch
+from simcoinche._kernels.batch import donne_scratch, play_scratch
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
@@ -60,7 +59,7 @@ from simcoinche._kernels.donne import (
     O_TRICKS,
     play_one,
 )
-from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, mix64
+from simcoinche._kernels.rng import donne_key, mix64
 from simcoinche._kernels.scoring import partie_step
 
 BLOCK = 64
@@ -93,12 +92,7 @@ def run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params,
     n_blocks = (n + BLOCK - 1) // BLOCK
     n_given = given.shape[1]
     for b in prange(n_blocks):
-        st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
-        deck = np.zeros(32, dtype=np.int8)
-        hands = np.zeros(4, dtype=np.uint32)
-        early = np.zeros(4, dtype=np.uint32)
-        astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
-        actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
+        st, deck, hands, early, astate, actions = donne_scratch()
         auc = np.zeros((0, MAX_ACTIONS), dtype=np.uint8)
         auc_len = np.zeros(0, dtype=np.int16)
         play_rec = np.zeros((0, 32), dtype=np.uint8)

@@ -11,9 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from simcoinche.commands import integer
-from simcoinche.commands.simulate import _terminate_as_interrupt
-from simcoinche.errors import InputError
+from simcoinche.commands import (
+    add_engine_options,
+    add_run_options,
+    check_engine_options,
+    integer,
+    terminate_as_interrupt,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,15 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "thread count or engine. `simcoinche report` on the output writes the chances of "
         "winning from any score.",
     )
-    p.add_argument("-n", type=integer, required=True, metavar="N", help="number of parties")
-    p.add_argument("--seed", type=integer, default=0, metavar="S", help="run seed (default 0)")
-    p.add_argument("--profile", default="federal", help="rule profile (default federal)")
-    p.add_argument("--players", default="heuristic", metavar="KIND|TEAM0,TEAM1",
-                   help="player kind for both teams, or one per team: heuristic, random "
-                   "(default heuristic)")
-    p.add_argument("--threads", type=integer, default=None, metavar="T",
-                   help="worker threads (default: all cores; with --engine dask: numba "
-                   "threads per task, default the worker's thread count)")
+    add_run_options(p, "parties")
     p.add_argument("--out", default=None, metavar="PATH",
                    help="output file (default runs/simcoinche-parties-<profile>-s<seed>-"
                    "n<n>.parquet); with --engine dask a dataset directory (default the same "
@@ -47,17 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "reported; default 1000)")
     p.add_argument("--chunk-size", type=integer, default=None, metavar="K",
                    help="parties per row group (default 16384); results do not depend on it")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--engine", choices=("local", "dask"), default="local",
-                   help="local: this process, one Parquet file (default); dask: tasks on "
-                   "a Dask cluster, one part per task in a dataset directory, resumable "
-                   "by rerunning the same command")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="with --engine dask: address of a running Dask scheduler "
-                   "(default: a local cluster sized to this machine)")
-    p.add_argument("--task-size", type=integer, default=None, metavar="K",
-                   help="with --engine dask: parties per task and part (default about "
-                   "N/64, within 32768..1048576)")
+    add_engine_options(p, "parties")
     p.set_defaults(func=run)
 
 
@@ -65,13 +51,9 @@ def run(args: argparse.Namespace) -> int:
     """Play the parties and print where the output went and a short summary."""
     from simcoinche.partie import parties_to_file
 
-    dask = args.engine == "dask"
-    if not dask:
-        for flag, value in (("--scheduler", args.scheduler), ("--task-size", args.task_size)):
-            if value is not None:
-                raise InputError(f"{flag} needs --engine dask")
+    dask = check_engine_options(args) == "dask"
     extra = {"scheduler": args.scheduler, "task_size": args.task_size} if dask else {}
-    with _terminate_as_interrupt():
+    with terminate_as_interrupt():
         summary = parties_to_file(
             args.n, seed=args.seed, profile=args.profile, players=args.players,
             out=args.out, threads=args.threads, overwrite=args.overwrite,
