@@ -432,3 +432,33 @@ def test_dask_engine_gives_the_same_parties_as_the_local_engine(federal, tmp_pat
                                task_size=150, progress=False)
         t = P.win_probability(out)
         pd.testing.assert_frame_equal(t, P.win_probability(federal))
+
+
+# --- the analysis script ------------------------------------------------------------------
+
+
+def test_win_probability_script_runs_then_reuses_each_profile(tmp_path, monkeypatch,
+                                                              capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "analysis" / "win_probability.py"
+    spec = importlib.util.spec_from_file_location("analysis_win_probability", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    monkeypatch.chdir(tmp_path)
+    argv = ["--profiles", "federal,strict", "-n", "400", "--out", str(tmp_path / "o")]
+    assert script.main(argv) == 0
+    text = (tmp_path / "o" / "win_probability.md").read_text()
+    assert "## federal" in text and "## strict" in text and "parties/s" in text
+    assert "640 against 910 (cell 600–699 against 900–999)" in text
+    assert "| 0–199 | 50 |" in text
+    assert (tmp_path / "o" / "win_probability_federal.png").stat().st_size > 10_000
+    csv = pd.read_csv(tmp_path / "o" / "win_probability_strict.csv")
+    assert csv["n"].iloc[0] == 800
+    run = tmp_path / "runs" / "simcoinche-parties-federal-s1-n400.parquet"
+    stamp = run.stat().st_mtime_ns
+    assert script.main(argv) == 0
+    assert run.stat().st_mtime_ns == stamp      # the matching run was reused
+    assert "reused" in (tmp_path / "o" / "win_probability.md").read_text()
+    capsys.readouterr()
