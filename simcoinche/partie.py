@@ -54,11 +54,12 @@ from simcoinche.distributed import DatasetFields
 from simcoinche.errors import InputError
 from simcoinche.profiles import Profile, get_profile
 from simcoinche.results import (
-    METADATA_KEY,
     Column,
     _as_numpy,
+    _c,
     read_metadata,
     read_table,
+    schema,
 )
 from simcoinche.simulation import (
     RunInfo,
@@ -81,51 +82,41 @@ DEFAULT_BIN_WIDTH = 100
 KIND = "parties"
 
 
-def _pc(name: str, typ: pa.DataType, source: int, text: str) -> Column:
-    return Column(name, typ, source, text)
-
-
 #: Columns of a parties run: the partie itself (``source`` a ``PT_*`` row of the kernel's
 #: partie output), then per-donne lists (``source`` a row of its donne output), one
 #: element per donne of the partie, in the order played.
 PARTIE_COLUMNS: tuple[Column, ...] = (
-    _pc("partie", pa.int64(), -1, "index p of the partie in the run (key of its streams)"),
-    _pc("winner", pa.int8(), PT_WINNER,
+    _c("partie", pa.int64(), -1, "index p of the partie in the run (key of its streams)"),
+    _c("winner", pa.int8(), PT_WINNER,
         "winning team 0 (seats 0, 2) or 1 (seats 1, 3); -1 if stopped at max_donnes"),
-    _pc("total_t0", pa.int32(), PT_TOTAL, "team 0's final partie total"),
-    _pc("total_t1", pa.int32(), PT_TOTAL + 1, "team 1's final partie total"),
-    _pc("n_donnes", pa.int16(), PT_N_DONNES, "donnes played, passed-out ones included"),
-    _pc("score_t0", pa.list_(pa.int32()), PD_SCORE,
+    _c("total_t0", pa.int32(), PT_TOTAL, "team 0's final partie total"),
+    _c("total_t1", pa.int32(), PT_TOTAL + 1, "team 1's final partie total"),
+    _c("n_donnes", pa.int16(), PT_N_DONNES, "donnes played, passed-out ones included"),
+    _c("score_t0", pa.list_(pa.int32()), PD_SCORE,
         "per donne: team 0's partie total before the donne"),
-    _pc("score_t1", pa.list_(pa.int32()), PD_SCORE + 1,
+    _c("score_t1", pa.list_(pa.int32()), PD_SCORE + 1,
         "per donne: team 1's partie total before the donne"),
-    _pc("taker", pa.list_(pa.int8()), D.O_TAKER,
+    _c("taker", pa.list_(pa.int8()), D.O_TAKER,
         "per donne: seat of the final bidder, -1 if passed out"),
-    _pc("bid_value", pa.list_(pa.int16()), D.O_VALUE,
+    _c("bid_value", pa.list_(pa.int16()), D.O_VALUE,
         "per donne: contract value (250 capot), 0 if passed out"),
-    _pc("trump", pa.list_(pa.int8()), D.O_TRUMP,
+    _c("trump", pa.list_(pa.int8()), D.O_TRUMP,
         "per donne: contract kind 0..3 = S H D C, 4 SA, 5 TA; -1 if passed out"),
-    _pc("coinche", pa.list_(pa.int8()), D.O_COINCHE, "per donne: 1, 2 or 4; 0 if passed out"),
-    _pc("made", pa.list_(pa.bool_()), D.O_MADE, "per donne: contract made"),
-    _pc("tricks_t0", pa.list_(pa.int8()), D.O_TRICKS, "per donne: tricks won by team 0"),
-    _pc("tricks_t1", pa.list_(pa.int8()), D.O_TRICKS + 1, "per donne: tricks won by team 1"),
-    _pc("belote_t0", pa.list_(pa.int16()), D.O_BELOTE, "per donne: team 0 belote points"),
-    _pc("belote_t1", pa.list_(pa.int16()), D.O_BELOTE + 1, "per donne: team 1 belote points"),
-    _pc("marks_t0", pa.list_(pa.int16()), D.O_MARKS, "per donne: marks of team 0"),
-    _pc("marks_t1", pa.list_(pa.int16()), D.O_MARKS + 1, "per donne: marks of team 1"),
+    _c("coinche", pa.list_(pa.int8()), D.O_COINCHE, "per donne: 1, 2 or 4; 0 if passed out"),
+    _c("made", pa.list_(pa.bool_()), D.O_MADE, "per donne: contract made"),
+    _c("tricks_t0", pa.list_(pa.int8()), D.O_TRICKS, "per donne: tricks won by team 0"),
+    _c("tricks_t1", pa.list_(pa.int8()), D.O_TRICKS + 1, "per donne: tricks won by team 1"),
+    _c("belote_t0", pa.list_(pa.int16()), D.O_BELOTE, "per donne: team 0 belote points"),
+    _c("belote_t1", pa.list_(pa.int16()), D.O_BELOTE + 1, "per donne: team 1 belote points"),
+    _c("marks_t0", pa.list_(pa.int16()), D.O_MARKS, "per donne: marks of team 0"),
+    _c("marks_t1", pa.list_(pa.int16()), D.O_MARKS + 1, "per donne: marks of team 1"),
 )
 PER_DONNE = tuple(c.name for c in PARTIE_COLUMNS if pa.types.is_list(c.type))
 
 
 def parties_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:
     """Arrow schema of a parties run, with the run's metadata as JSON under ``simcoinche``."""
-    import json
-
-    md = None
-    if metadata is not None:
-        md = {METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()}
-    return pa.schema([pa.field(c.name, c.type, nullable=False) for c in PARTIE_COLUMNS],
-                     metadata=md)
+    return schema(False, metadata, PARTIE_COLUMNS)
 
 
 # --- summary ----------------------------------------------------------------------------

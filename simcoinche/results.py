@@ -90,10 +90,12 @@ COLUMNS: tuple[Column, ...] = (
 COLUMN_NAMES = tuple(c.name for c in COLUMNS)
 
 
-def schema(record_play: bool, metadata: dict[str, Any] | None = None) -> pa.Schema:
-    """Arrow schema of a run, with the run's metadata as JSON under ``simcoinche``."""
+def schema(record_play: bool, metadata: dict[str, Any] | None = None,
+           columns: tuple[Column, ...] = COLUMNS) -> pa.Schema:
+    """Arrow schema of a run, with the run's metadata as JSON under ``simcoinche``
+    (``columns``: :data:`COLUMNS`, or another row kind's, e.g. the parties')."""
     fields = [pa.field(c.name, c.type, nullable=False)
-              for c in COLUMNS if record_play or not c.record_only]
+              for c in columns if record_play or not c.record_only]
     md = None
     if metadata is not None:
         md = {METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()}

@@ -376,6 +376,30 @@ class _nothing:
         return False
 
 
+@pytest.mark.parametrize("args,culprit", [
+    (["--scheduler", "foo::bar"], "invalid Dask scheduler address 'foo::bar'"),
+    (["--scheduler", "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler"),
+    (["--task-size", "0"], "task_size must be a positive integer"),
+    (["--max-donnes", "0"], "max_donnes must be a positive integer"),
+    (["--out", "{tmp}/file"], "is a file; --engine dask writes a dataset directory"),
+    (["--out", "{tmp}/no/such/ds"], "does not exist"),
+])
+def test_cli_dask_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys,
+                                                                    monkeypatch, args,
+                                                                    culprit):
+    import simcoinche.distributed as dist
+
+    monkeypatch.setattr(dist, "CONNECT_TIMEOUT", 1.0)
+    (tmp_path / "file").write_text("x")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    if "--out" not in args:
+        args += ["--out", str(tmp_path / "ds")]
+    assert main(["parties", "-n", "100", "--engine", "dask", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("simcoinche: error:") and culprit in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
 def test_cli_refuses_an_existing_output_or_a_missing_directory(tmp_path, capsys):
     out = tmp_path / "p.parquet"
     out.write_bytes(b"keep")
@@ -407,7 +431,7 @@ def test_interrupted_run_leaves_no_file(tmp_path, monkeypatch):
 # --- Dask -------------------------------------------------------------------------------
 
 
-def test_dask_engine_gives_the_same_parties_as_the_local_engine(federal, tmp_path):
+def test_dask_engine_gives_the_same_parties_as_the_local_engine(federal, tmp_path, capsys):
     import logging
 
     from distributed import Client, LocalCluster
@@ -432,6 +456,12 @@ def test_dask_engine_gives_the_same_parties_as_the_local_engine(federal, tmp_pat
                                task_size=150, progress=False)
         t = P.win_probability(out)
         pd.testing.assert_frame_equal(t, P.win_probability(federal))
+        # The command line, on the same cluster by its address, other task size.
+        cli = tmp_path / "cli"
+        assert main(["parties", "-n", "600", "--seed", "9", "--engine", "dask",
+                     "--scheduler", lc.scheduler_address, "--task-size", "250",
+                     "--out", str(cli), "--no-progress"]) == 0
+        pd.testing.assert_frame_equal(read_results(cli), federal)
 
 
 # --- the analysis script ------------------------------------------------------------------
