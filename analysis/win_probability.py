@@ -127,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
           "the profile's target and end rules). A cell counts, for every finished partie "
           "and each team, the first time the score before a donne fell in it, and whether "
           "that team went on to win; both teams are pooled, so P(a, b) + P(b, a) = 1 and "
-          "the diagonal is 50 %.", ""]
+          "the diagonal is 50 %. The heuristic players bid and play the same whatever the "
+          "score: these are the chances under score-blind play.", ""]
     for profile in args.profiles.split(","):
         n = args.n or SIZES.get(profile, OTHER_SIZE)
         md += profile_section(profile, n, args.out)
