@@ -13,6 +13,7 @@ Measures (medians of R repeats, min and max kept):
 - the numba cold start (empty cache) and warm start of ``simcoinche simulate -n 1000``;
 - warm ``simcoinche odds`` with 100,000 samples; the invariants over 1,000,000 donnes per
   player kind; a local Dask cluster against the single-process engine;
+- whole parties (``simcoinche parties`` to a Parquet file) per second on 2 threads;
 - the peer engine ``colver`` in the same run, when installed.
 
 Results go to ``benchmarks/results/`` as JSON (``latest.json`` / ``latest-quick.json``)
@@ -51,10 +52,11 @@ SIZES = {
     "invariants": (50_000, 1_000_000),
     "dask": (200_000, 10_000_000),
     "odds_samples": (10_000, 100_000),
+    "parties": (5_000, 100_000),
 }
 
 
-ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,invariants,dask,peer"
+ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,invariants,dask,parties,peer"
 
 
 def _size(name: str, quick: bool) -> int:
@@ -270,6 +272,36 @@ def bench_dask(res: Results, quick: bool, tmp: Path) -> None:
               f"dask.single_process.n{n}", 0.8)
 
 
+def _parties(threads: int, n: int, tmp: Path) -> tuple[float, float]:
+    """Parties/s and donnes/s of ``parties`` to a Parquet file (warm kernels)."""
+    from simcoinche.partie import parties
+
+    out = tmp / f"parties-{threads}.parquet"
+    parties(500, seed=1, out=out, overwrite=True, threads=threads, progress=False)
+    t0 = time.perf_counter()
+    s = parties(n, seed=1, out=out, overwrite=True, threads=threads, progress=False)
+    seconds = time.perf_counter() - t0
+    out.unlink()
+    return n / seconds, s.donnes / seconds
+
+
+def bench_parties(res: Results, quick: bool, repeats: int, tmp: Path) -> None:
+    """Whole heuristic federal parties, end to end (Parquet written), on 2 threads."""
+    n = _size("parties", quick)
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    _log(f"whole parties to Parquet: heuristic, {threads} thread(s), {n:,} parties")
+    runs = [_parties(threads, n, tmp) for _ in range(repeats)]
+    res.add(Figure(f"parties.heuristic.t{threads}", "parties/s", [r[0] for r in runs],
+                   f"simcoinche parties, {n:,} federal parties to the target, Parquet "
+                   "written (one row per partie, per-donne lists)"))
+    res.add(Figure(f"parties.heuristic.t{threads}.donnes", "donnes/s", [r[1] for r in runs],
+                   "the same runs counted in donnes played"))
+    res.ratio("parties (donnes/s) / simulate end to end (heuristic)",
+              f"parties.heuristic.t{threads}.donnes", f"e2e.heuristic.t{threads}",
+              note="both write Parquet; a partie row holds its donnes' scores, contracts "
+                   "and marks, a simulate row the whole donne")
+
+
 def bench_peer(res: Results, quick: bool, repeats: int) -> None:
     ok, info = peer_colver.available()
     if not ok:
@@ -310,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     parser.add_argument("--only", default=None,
                         help="comma-separated sections: kernels,donnes,e2e,rss,startup,"
-                             "odds,invariants,dask,peer")
+                             "odds,invariants,dask,parties,peer")
     args = parser.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 5)
     sections = set((args.only or ALL_SECTIONS).split(","))
@@ -333,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
             bench_invariants(res, args.quick)
         if "dask" in sections:
             bench_dask(res, args.quick, tmp)
+        if "parties" in sections:
+            bench_parties(res, args.quick, repeats, tmp)
         if "peer" in sections:
             bench_peer(res, args.quick, repeats)
     path = write_results(res, args.out)

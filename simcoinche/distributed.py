@@ -47,7 +47,7 @@ import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
@@ -58,11 +58,9 @@ from simcoinche._kernels import kernel_source_digest
 from simcoinche._kernels.rng import seed_key
 from simcoinche.errors import InputError, RunError
 from simcoinche.profiles import Profile
-from simcoinche.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest, schema
+from simcoinche.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest
 from simcoinche.simulation import (
     RunSummary,
-    _Buffers,
-    _Plan,
     _plan,
     positive_int,
     writer_options,
@@ -122,38 +120,50 @@ def default_dataset(profile: str, seed: int, n: int) -> Path:
 
 
 @dataclass
-class DatasetSummary(RunSummary):
-    """What a distributed run did: the :class:`RunSummary` of all its donnes (statistics
-    from every part, including parts kept from an earlier attempt) plus the cluster."""
+class DatasetFields:
+    """What a distributed run adds to the summary of its rows: the cluster and its parts.
+    Put first among the bases (``class X(DatasetFields, RowSummary)``) so that these
+    defaulted fields follow the row summary's own; ``unit`` names the rows."""
 
     workers: int = 0
     parts: int = 0
     parts_reused: int = 0
     computed: int = 0
     scheduler: str = ""
+    unit: ClassVar[str] = "donnes"
 
     def text(self) -> str:
         """Short human summary (a few lines)."""
-        lines = [super().text()]
-        line = (f"engine dask ({self.scheduler}): {self.workers} workers, {self.threads} "
-                f"threads; {self.parts} parts")
+        line = (f"engine dask ({self.scheduler}): {self.workers} workers, "
+                f"{self.threads} threads; {self.parts} parts")  # type: ignore[attr-defined]
         if self.parts_reused == self.parts:
             line += ", all already complete (verified): nothing to compute"
         elif self.parts_reused:
-            rate = self.computed / self.seconds if self.seconds > 0 else float("inf")
+            seconds = self.seconds  # type: ignore[attr-defined]
+            rate = self.computed / seconds if seconds > 0 else float("inf")
             line += (f", {self.parts_reused} already complete (verified); computed "
-                     f"{self.computed:,} donnes ({rate:,.0f} donnes/s)")
-        lines.append(line)
-        return "\n".join(lines)
+                     f"{self.computed:,} {self.unit} ({rate:,.0f} {self.unit}/s)")
+        return super().text() + "\n" + line  # type: ignore[misc]
+
+
+@dataclass
+class DatasetSummary(DatasetFields, RunSummary):
+    """What a distributed run did: the :class:`RunSummary` of all its donnes (statistics
+    from every part, including parts kept from an earlier attempt) plus the cluster."""
 
 
 # --- fingerprint and manifest -----------------------------------------------------------
 
 
-def _fingerprint(plan: _Plan, task_size: int) -> dict[str, Any]:
+# Metadata that determines the rows (``kind`` and ``max_donnes``: parties runs only).
+_FINGERPRINT_KEYS = ("seed", "n", "profile", "players", "param_arrays", "dealer",
+                     "record_play", "version", "rules_version", "generator", "kind",
+                     "max_donnes")
+
+
+def _fingerprint(plan: Any, task_size: int) -> dict[str, Any]:
     md = plan.metadata()
-    fp = {k: md[k] for k in ("seed", "n", "profile", "players", "param_arrays", "dealer",
-                             "record_play", "version", "rules_version", "generator")}
+    fp = {k: md[k] for k in _FINGERPRINT_KEYS if k in md}
     fp["profile_rules"] = plan.profile.packed.tolist()
     fp["kernels"] = _KERNELS
     fp["task_size"] = task_size
@@ -240,7 +250,7 @@ def _stats(summary: RunSummary) -> dict[str, Any]:
             if f.name not in _RUN_FIELDS}
 
 
-def run_task(plan: _Plan, key: int, index: int, start: int, rows: int, directory: str,
+def run_task(plan: Any, key: int, index: int, start: int, rows: int, directory: str,
              meta: Mapping[str, Any], run_id: str, kernels: str,
              threads: int | None = None) -> dict[str, Any]:
     """Simulate the donnes ``start .. start+rows-1`` into ``part-<index>.parquet``.
@@ -251,8 +261,9 @@ def run_task(plan: _Plan, key: int, index: int, start: int, rows: int, directory
 
     Parameters
     ----------
-    plan : simcoinche.simulation._Plan
-        The validated run (profile, players, parameters, dealer, record_play, chunk).
+    plan : simcoinche.simulation._Plan or simcoinche.partie._PartiesPlan
+        The validated run (profile, players, parameters, dealer, record_play, chunk);
+        it gives the buffers (``plan.buffers``) and the summary type of its rows.
     key : int
         :func:`simcoinche._kernels.rng.seed_key` of the run's seed (uint64 as int).
     index, start, rows : int
@@ -285,10 +296,11 @@ def run_task(plan: _Plan, key: int, index: int, start: int, rows: int, directory
     folder = Path(directory)
     path = folder / part_name(index)
     tmp = folder / f"{path.name}.{uuid.uuid4().hex[:12]}.partial"
-    sch = schema(plan.record, dict(meta))
-    summary = RunSummary(rows, 0.0, nthreads, plan.players, plan.profile.name, plan.seed)
+    sch = plan.schema(dict(meta))
+    summary = plan.summary_type(rows, 0.0, nthreads, plan.players, plan.profile.name,
+                                plan.seed)
     chunk = min(plan.chunk, rows)
-    buf = _Buffers(chunk, plan.record)
+    buf = plan.buffers(chunk)
     run_key = np.uint64(key)
     try:
         try:
@@ -307,7 +319,7 @@ def run_task(plan: _Plan, key: int, index: int, start: int, rows: int, directory
                         buf.run(plan, run_key, s, k)
                     finally:
                         numba.set_num_threads(previous)
-                summary.add_chunk(buf.out[:, :k])
+                summary.add_chunk(buf.stats(k))
                 writer.write_table(buf.table(plan, s, k, sch), row_group_size=k)
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
@@ -531,14 +543,14 @@ def _merge_stats(summary: RunSummary, stats: Mapping[str, Any]) -> None:
             setattr(summary, name, mine + value)
 
 
-def _progress(total: int, enabled: bool | None, initial: int):
+def _progress(total: int, enabled: bool | None, initial: int, unit: str = "donnes"):
     import sys
 
     from tqdm import tqdm
 
     if enabled is None:
         enabled = sys.stderr.isatty()
-    return tqdm(total=total, initial=initial, unit=" donnes", unit_scale=True,
+    return tqdm(total=total, initial=initial, unit=f" {unit}", unit_scale=True,
                 disable=not enabled, file=sys.stderr, smoothing=0.1, dynamic_ncols=True)
 
 
@@ -601,6 +613,22 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
     """
     t0 = time.perf_counter()
     plan = _plan(n, seed, profile, players, None, chunk_size, dealer, record_play, params)
+    return run_dask(plan, out, default_dataset(plan.profile.name, plan.seed, plan.n),
+                    scheduler=scheduler, client=client, task_size=task_size,
+                    threads=threads, overwrite=overwrite, progress=progress,
+                    timeout=timeout, cluster_shape=cluster_shape, t0=t0)
+
+
+def run_dask(plan: Any, out: str | os.PathLike[str] | None, default_out: Path, *,
+             scheduler: str | None, client: Any, task_size: int | None,
+             threads: int | None, overwrite: bool, progress: bool | None,
+             timeout: float | None, cluster_shape: tuple[int, int] | None,
+             t0: float) -> Any:
+    """Run a validated plan on a Dask cluster into a dataset directory (``out``, else
+    ``default_out``): the engine of :func:`simulate_dask` and of
+    :func:`simcoinche.partie.parties` with ``engine="dask"``. ``plan`` gives the rows
+    of a task (``buffers``, ``summary_type``, ``dataset_summary_type``, ``unit``,
+    ``metadata``); the other arguments are those of :func:`simulate_dask`."""
     if threads is not None:
         threads = positive_int(threads, "threads")
     size = (default_task_size(plan.n) if task_size is None
@@ -612,8 +640,7 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
     timeout = CONNECT_TIMEOUT if timeout is None else float(timeout)
     fingerprint = _fingerprint(plan, size)
     default = out is None
-    folder = _Directory(default_dataset(plan.profile.name, plan.seed, plan.n)
-                        if default else Path(out))
+    folder = _Directory(default_out if default else Path(out))
     folder.inspect(fingerprint, overwrite)  # refuse bad output before any connection
     if not default and not folder.path.parent.exists():
         raise InputError(f"cannot write {str(folder.path)!r}: directory "
@@ -629,9 +656,9 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
             folder.unlock()
 
 
-def _run(c: Any, name: str, plan: _Plan, size: int, fingerprint: dict[str, Any],
+def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
          folder: _Directory, overwrite: bool, threads: int | None, progress: bool | None,
-         t0: float) -> DatasetSummary:
+         t0: float) -> Any:
     from distributed import as_completed
 
     previous = folder.inspect(fingerprint, overwrite)  # again, under the lock
@@ -659,10 +686,10 @@ def _run(c: Any, name: str, plan: _Plan, size: int, fingerprint: dict[str, Any],
     todo = [t for t in range(len(tasks)) if str(t) not in parts]
     reused = len(tasks) - len(todo)
     nthreads = c.nthreads()
-    summary = DatasetSummary(plan.n, 0.0, sum(nthreads.values()), plan.players,
-                             plan.profile.name, plan.seed, str(folder.path),
-                             workers=len(nthreads), parts=len(tasks), parts_reused=reused,
-                             scheduler=name)
+    summary = plan.dataset_summary_type(plan.n, 0.0, sum(nthreads.values()), plan.players,
+                                        plan.profile.name, plan.seed, str(folder.path),
+                                        workers=len(nthreads), parts=len(tasks),
+                                        parts_reused=reused, scheduler=name)
     key = int(seed_key(np.uint64(plan.seed)))
     kernels = fingerprint["kernels"]
     window = 4 * max(1, summary.threads) + 4  # tasks in flight on the scheduler
@@ -683,7 +710,7 @@ def _run(c: Any, name: str, plan: _Plan, size: int, fingerprint: dict[str, Any],
     done_rows = sum(p["rows"] for p in parts.values())
     last_write = -math.inf  # the first completed part is recorded at once
     try:
-        with _progress(plan.n, progress, done_rows) as bar:
+        with _progress(plan.n, progress, done_rows, plan.unit) as bar:
             first = [f for f in (submit_next() for _ in range(window)) if f is not None]
             queue = as_completed(first, loop=c.loop)
             for fut in queue:
@@ -694,7 +721,7 @@ def _run(c: Any, name: str, plan: _Plan, size: int, fingerprint: dict[str, Any],
                 except Exception as exc:
                     line = str(exc).splitlines()[0] if str(exc) else ""
                     raise DistributedRunError(
-                        f"task {t} (donnes {start}..{start + rows - 1}) failed on the "
+                        f"task {t} ({plan.unit} {start}..{start + rows - 1}) failed on the "
                         f"cluster: {type(exc).__name__}: {line}; fix the cause and rerun "
                         "the same command to resume") from None
                 fut.release()

@@ -1,4 +1,5 @@
-"""Plots of results tables: bid curves, a success heatmap, the distribution of marks.
+"""Plots of results tables: bid curves, a success heatmap, the distribution of marks, and
+the chances of winning a partie from a score (a parties run).
 
 Every function takes a results DataFrame in the Parquet schema (``docs/ARCHITECTURE.md``)
 — raw simulator output is fine: the taker's hand features it needs
@@ -297,6 +298,79 @@ def plot_marks(
         ax.grid(True, alpha=0.3)
     axes[1].set_xlabel("marks of the donne")
     fig.suptitle("Distribution of marks per donne", fontsize=11)
+    fig.tight_layout()
+    path = _out_dir(out_dir) / filename
+    fig.savefig(path, dpi=DPI)
+    return path
+
+
+def plot_win_probability(
+    table: pd.DataFrame,
+    out_dir: str | Path,
+    min_count: int = 100,
+    filename: str = "win_probability.png",
+    title: str | None = None,
+) -> Path:
+    """Heatmap of P(a team wins the partie | its total, the other team's total).
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`simcoinche.partie.win_probability` (columns ``own_min``, ``other_min``,
+        ``own``, ``other``, ``n``, ``p``).
+    out_dir : str or Path
+        Directory for the PNG.
+    min_count : int
+        Cells observed fewer times are grey.
+    filename : str
+        Name of the PNG.
+    title : str, optional
+        First line of the title (default: the question answered).
+
+    Returns
+    -------
+    Path of the PNG written.
+
+    Raises
+    ------
+    InputError
+        Missing columns, or no cell with ``min_count`` observations.
+    """
+    for c in ("own_min", "other_min", "own", "other", "n", "p"):
+        if c not in table.columns:
+            raise InputError(f"win-probability table has no column {c!r}")
+    if not (table["n"] >= max(min_count, 1)).any():
+        raise InputError(f"nothing to plot: no cell has at least {min_count} observations")
+    rows = table.drop_duplicates("own_min").sort_values("own_min")
+    cols = table.drop_duplicates("other_min").sort_values("other_min")
+    labels = sorted(set(rows["own_min"]) | set(cols["other_min"]))
+    names = dict(zip(rows["own_min"], rows["own"], strict=True))
+    names.update(zip(cols["other_min"], cols["other"], strict=True))
+    pos = {v: i for i, v in enumerate(labels)}
+    k = len(labels)
+    rate = np.full((k, k), np.nan)
+    for r in table.itertuples(index=False):
+        if r.n >= min_count:
+            rate[pos[r.own_min], pos[r.other_min]] = r.p
+    size = max(6.0, 0.42 * k + 2.5)
+    fig = Figure(figsize=(size + 1.2, size), dpi=DPI)
+    ax = fig.add_subplot()
+    cmap = colormaps["RdYlGn"].with_extremes(bad="lightgrey")
+    im = ax.imshow(np.ma.masked_invalid(100 * rate), cmap=cmap, vmin=0, vmax=100,
+                   origin="lower", aspect="equal")
+    for i in range(k):
+        for j in range(k):
+            if not np.isnan(rate[i, j]):
+                ax.text(j, i, f"{100 * rate[i, j]:.0f}", ha="center", va="center",
+                        fontsize=6 if k > 14 else 8)
+    ticks = [names[v] for v in labels]
+    ax.set_xticks(np.arange(k), ticks, rotation=90, fontsize=7)
+    ax.set_yticks(np.arange(k), ticks, fontsize=7)
+    ax.set_xlabel("the other team's total")
+    ax.set_ylabel("our total")
+    head = title or "Chances of winning the partie from the score before a donne (%)"
+    ax.set_title(f"{head}\ngrey: fewer than {min_count:,} parties observed", fontsize=10)
+    fig.colorbar(im, ax=ax, label="P(win) (%)", shrink=0.8)
     fig.tight_layout()
     path = _out_dir(out_dir) / filename
     fig.savefig(path, dpi=DPI)

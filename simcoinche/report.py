@@ -268,11 +268,11 @@ def _pivot_markdown(t: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def _metadata_lines(meta: dict[str, Any], source: str) -> list[str]:
+def _metadata_lines(meta: dict[str, Any], source: str, rows: str = "donnes") -> list[str]:
     players = meta.get("players")
     fields = [
         ("results", f"`{source}`"),
-        ("donnes", f"{meta['n']:,}" if isinstance(meta.get("n"), int) else meta.get("n")),
+        (rows, f"{meta['n']:,}" if isinstance(meta.get("n"), int) else meta.get("n")),
         ("seed", meta.get("seed")),
         ("profile", meta.get("profile")),
         ("players (team 0, team 1)", ", ".join(players) if isinstance(players, list)
@@ -328,6 +328,11 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
         raise InputError(f"results {src!r} not found")
     meta = simcoinche.read_metadata(results)
     out = _check_out_dir(out_dir, overwrite)
+    if meta.get("kind") == "parties":
+        # A `simcoinche parties` run: its own overview and the win-probability table.
+        from simcoinche.partie import write_parties_report
+
+        return write_parties_report(results, out, meta, min_count)
     # every per-donne column, but never the --record-play ones (the largest by far)
     df = simcoinche.read_results(results, columns=list(REPORT_COLUMNS))
     profile = get_profile(meta.get("profile", "federal"))

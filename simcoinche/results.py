@@ -90,10 +90,12 @@ COLUMNS: tuple[Column, ...] = (
 COLUMN_NAMES = tuple(c.name for c in COLUMNS)
 
 
-def schema(record_play: bool, metadata: dict[str, Any] | None = None) -> pa.Schema:
-    """Arrow schema of a run, with the run's metadata as JSON under ``simcoinche``."""
+def schema(record_play: bool, metadata: dict[str, Any] | None = None,
+           columns: tuple[Column, ...] = COLUMNS) -> pa.Schema:
+    """Arrow schema of a run, with the run's metadata as JSON under ``simcoinche``
+    (``columns``: :data:`COLUMNS`, or another row kind's, e.g. the parties')."""
     fields = [pa.field(c.name, c.type, nullable=False)
-              for c in COLUMNS if record_play or not c.record_only]
+              for c in columns if record_play or not c.record_only]
     md = None
     if metadata is not None:
         md = {METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()}
@@ -244,7 +246,7 @@ def tidy(df: pd.DataFrame) -> pd.DataFrame:
 
     The category codes equal the contract kinds (``df.trump.cat.codes``; -1 if passed out).
     """
-    if "trump" in df.columns and not isinstance(df["trump"].dtype, pd.CategoricalDtype):
+    if "trump" in df.columns and df["trump"].dtype.kind in "iu":
         codes = df["trump"].to_numpy().astype(np.int8)
         df["trump"] = pd.Categorical.from_codes(codes, categories=TRUMP_CATEGORIES)
     return df
@@ -255,13 +257,16 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
     """Read a results file written by :func:`simcoinche.simulation.simulate`, or a dataset
     directory written by ``simcoinche simulate --engine dask``, as one table.
 
+    A run of ``simcoinche parties`` (:mod:`simcoinche.partie`) reads the same way: one
+    row per partie, in partie order (columns :data:`simcoinche.partie.PARTIE_COLUMNS`).
+
     Parameters
     ----------
     path : path-like
         The Parquet file, or the dataset directory (its ``manifest.json`` lists the parts).
     columns : list of str, optional
-        Columns to read (all by default); names from :data:`COLUMNS`. Only these columns
-        are read from disk.
+        Columns to read (all by default); names from :data:`COLUMNS` (or the parties
+        columns for a parties run). Only these columns are read from disk.
 
     Returns
     -------
@@ -273,24 +278,34 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
     InputError
         Unknown column, a file that cannot be read, or an incomplete dataset directory.
     """
+    return tidy(read_table(path, columns).to_pandas())
+
+
+def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
+               ) -> pa.Table:
+    """:func:`read_results` as an Arrow table (no pandas conversion, nothing tidied):
+    the parties layer flattens its per-donne list columns from it."""
     if columns is not None:
         columns = list(columns)
-        for name in columns:
-            if name not in _COLUMN_BY_NAME:
-                raise InputError(f"unknown column {name!r}; see simcoinche.results.COLUMNS")
     try:
+        files = ([os.fspath(f) for f in dataset_files(path)] if Path(path).is_dir()
+                 else [os.fspath(path)])
+        if columns is not None:
+            available = set(pq.read_schema(files[0]).names)
+            for name in columns:
+                if name in available:
+                    continue
+                if name in _COLUMN_BY_NAME and _COLUMN_BY_NAME[name].record_only:
+                    raise InputError(f"column {name!r} is not in {os.fspath(path)!r} "
+                                     "(written without --record-play)")
+                raise InputError(f"unknown column {name!r} in {os.fspath(path)!r}; see "
+                                 "simcoinche.results.COLUMNS (donnes) or "
+                                 "simcoinche.partie.PARTIE_COLUMNS (parties)")
         if Path(path).is_dir():
-            files = [os.fspath(f) for f in dataset_files(path)]
-            if columns is not None:
-                available = set(pq.read_schema(files[0]).names)
-                for name in columns:
-                    if name not in available:
-                        raise InputError(f"column {name!r} is not in {os.fspath(path)!r} "
-                                         "(written without --record-play)")
             table = pads.dataset(files, format="parquet").to_table(columns=columns)
         else:
             table = pq.read_table(path, columns=columns)
     except (OSError, pa.ArrowException) as exc:
         raise InputError(f"cannot read results {os.fspath(path)!r}: "
                          f"{str(exc).splitlines()[0]}") from None
-    return tidy(table.to_pandas())
+    return table

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
@@ -50,8 +50,9 @@ _MAX_SEED = (1 << 64) - 1
 
 
 @dataclass
-class RunSummary:
-    """What a run did: where, how fast, and the headline statistics."""
+class RunInfo:
+    """What every run's summary starts with: its size, time, threads, players, profile,
+    seed and output path (the statistics follow in the subclass)."""
 
     n: int
     seconds: float
@@ -60,6 +61,12 @@ class RunSummary:
     profile: str
     seed: int
     path: str | None = None
+
+
+@dataclass
+class RunSummary(RunInfo):
+    """What a run did: where, how fast, and the headline statistics."""
+
     passed_out: int = 0
     # bid value → [contracts, made]
     by_value: dict[int, list[int]] = field(default_factory=dict)
@@ -192,7 +199,10 @@ def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> P
 
 
 @dataclass
-class _Plan:
+class _RunPlan:
+    """What every run validates first: size, seed, profile, players (kinds, codes,
+    parameter rows), threads and chunk (:func:`_run_plan`)."""
+
     n: int
     seed: int
     profile: Profile
@@ -201,10 +211,9 @@ class _Plan:
     params: np.ndarray
     threads: int
     chunk: int
-    dealer: int
-    record: bool
 
-    def metadata(self) -> dict[str, Any]:
+    def base_metadata(self) -> dict[str, Any]:
+        """The metadata every run stores (the subclass adds its own)."""
         return {
             "seed": self.seed,
             "n": self.n,
@@ -216,27 +225,63 @@ class _Plan:
             "rules_version": simcoinche.RULES_VERSION,
             "generator": GENERATOR,
             "chunk_size": self.chunk,
-            "dealer": "rotating" if self.dealer < 0 else self.dealer,
-            "record_play": self.record,
         }
 
 
-def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_size: Any,
-          dealer: Any, record_play: bool,
-          params: Sequence[Mapping[str, float] | None] | None) -> _Plan:
+def _run_plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any,
+              chunk_size: Any, params: Sequence[Mapping[str, float] | None] | None,
+              default_chunk: int = DEFAULT_CHUNK) -> dict[str, Any]:
+    """The validated fields of a :class:`_RunPlan` (InputError naming any bad one)."""
     n = positive_int(n, "n")
     seed = check_seed(seed)
     prof = get_profile(profile)
     kinds, codes, rows = team_players(players, params)
     threads = check_threads(threads)
-    chunk = positive_int(DEFAULT_CHUNK if chunk_size is None else chunk_size, "chunk_size")
+    chunk = positive_int(default_chunk if chunk_size is None else chunk_size, "chunk_size")
+    return {"n": n, "seed": seed, "profile": prof,
+            "players": (kinds[0].name, kinds[1].name), "codes": codes, "params": rows,
+            "threads": threads, "chunk": min(chunk, n)}
+
+
+@dataclass
+class _Plan(_RunPlan):
+    dealer: int
+    record: bool
+    #: What one row is (progress bars, messages); the summary type of a run.
+    unit: ClassVar[str] = "donnes"
+    summary_type: ClassVar[type] = RunSummary
+
+    @property
+    def dataset_summary_type(self) -> type:
+        """Summary of a Dask run of this plan (:mod:`simcoinche.distributed`)."""
+        from simcoinche.distributed import DatasetSummary
+
+        return DatasetSummary
+
+    def buffers(self, size: int) -> _Buffers:
+        """Kernel output arrays for chunks of up to ``size`` rows."""
+        return _Buffers(size, self.record)
+
+    def schema(self, meta: dict[str, Any]) -> pa.Schema:
+        """Arrow schema of the run's rows, with ``meta`` as its metadata."""
+        return schema(self.record, meta)
+
+    def metadata(self) -> dict[str, Any]:
+        return {**self.base_metadata(),
+                "dealer": "rotating" if self.dealer < 0 else self.dealer,
+                "record_play": self.record}
+
+
+def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_size: Any,
+          dealer: Any, record_play: bool,
+          params: Sequence[Mapping[str, float] | None] | None) -> _Plan:
+    fields = _run_plan(n, seed, profile, players, threads, chunk_size, params)
     if dealer is None:
         dealer = -1
     elif isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
             or not 0 <= dealer <= 3:
         raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
-    return _Plan(n, seed, prof, (kinds[0].name, kinds[1].name), codes, rows, threads,
-                 min(chunk, n), int(dealer), bool(record_play))
+    return _Plan(**fields, dealer=int(dealer), record=bool(record_play))
 
 
 class _Buffers:
@@ -261,18 +306,22 @@ class _Buffers:
         run_batch(key, np.int64(start), np.int64(k), plan.dealer, plan.codes, plan.params,
                   plan.profile.packed, plan.record, out, self.auc, self.auc_len, self.play)
 
+    def stats(self, k: int) -> np.ndarray:
+        """What :meth:`RunSummary.add_chunk` takes for the last run of ``k`` rows."""
+        return self.out[:, :k]
+
     def table(self, plan: _Plan, start: int, k: int, sch: pa.Schema) -> pa.Table:
         rec = plan.record
         return chunk_table(start, self.out[:, :k], self.auc if rec else None,
                            self.auc_len if rec else None, self.play if rec else None, sch)
 
 
-def _progress(n: int, enabled: bool | None):
+def _progress(n: int, enabled: bool | None, unit: str = "donnes"):
     from tqdm import tqdm
 
     if enabled is None:
         enabled = sys.stderr.isatty()
-    return tqdm(total=n, unit=" donnes", unit_scale=True, disable=not enabled,
+    return tqdm(total=n, unit=f" {unit}", unit_scale=True, disable=not enabled,
                 file=sys.stderr, smoothing=0.1, dynamic_ncols=True)
 
 
@@ -348,24 +397,27 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
     return result
 
 
-def _run(plan: _Plan, path: Path | None, progress: bool | None) -> pd.DataFrame | RunSummary:
+def _run(plan: Any, path: Path | None, progress: bool | None) -> pd.DataFrame | Any:
+    """Run a validated plan (a :class:`_Plan`, or any plan :func:`_write` takes, with
+    ``threads``, ``schema`` and ``summary_type``): the rows as a DataFrame when ``path`` is
+    None, else streamed to ``path``; returns them, or the run's summary."""
     key = np.uint64(seed_key(np.uint64(plan.seed)))
     meta = plan.metadata()
-    sch = schema(plan.record, meta)
-    summary = RunSummary(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
-                         plan.seed, None if path is None else str(path))
+    sch = plan.schema(meta)
+    summary = plan.summary_type(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
+                                plan.seed, None if path is None else str(path))
     previous_threads = numba.get_num_threads()
     numba.set_num_threads(plan.threads)
     t0 = time.perf_counter()
     try:
         if path is None:
             tables = []
-            with _progress(plan.n, progress) as bar:
+            with _progress(plan.n, progress, plan.unit) as bar:
                 for start in range(0, plan.n, plan.chunk):
                     k = min(plan.chunk, plan.n - start)
-                    buf = _Buffers(k, plan.record)
+                    buf = plan.buffers(k)
                     buf.run(plan, key, start, k)
-                    summary.add_chunk(buf.out[:, :k])
+                    summary.add_chunk(buf.stats(k))
                     tables.append(buf.table(plan, start, k, sch))
                     bar.update(k)
             df = tidy(pa.concat_tables(tables).to_pandas())
@@ -380,9 +432,14 @@ def _run(plan: _Plan, path: Path | None, progress: bool | None) -> pd.DataFrame 
         numba.set_num_threads(previous_threads)
 
 
-def _write(plan: _Plan, key: np.uint64, path: Path, sch: pa.Schema, summary: RunSummary,
+def _write(plan: Any, key: np.uint64, path: Path, sch: pa.Schema, summary: Any,
            progress: bool | None) -> None:
-    """Stream the run into ``path.partial`` (one row group per chunk), then rename it."""
+    """Stream the run into ``path.partial`` (one row group per chunk), then rename it.
+
+    ``plan`` is a :class:`_Plan` or any plan with ``n``, ``chunk``, ``unit`` and
+    ``buffers(size)`` (buffers with ``run``, ``stats`` and ``table``, as :class:`_Buffers`),
+    ``summary`` its summary (``add_chunk``): :mod:`simcoinche.partie` writes through it.
+    """
     partial = path.with_name(path.name + ".partial")
     try:
         writer = pq.ParquetWriter(partial, sch, **writer_options(sch))
@@ -393,16 +450,16 @@ def _write(plan: _Plan, key: np.uint64, path: Path, sch: pa.Schema, summary: Run
     pending: Future[None] | None = None
     ok = False
     try:
-        buffers = [_Buffers(plan.chunk, plan.record),
-                   _Buffers(plan.chunk, plan.record) if plan.n > plan.chunk else None]
-        with _progress(plan.n, progress) as bar:
+        buffers = [plan.buffers(plan.chunk),
+                   plan.buffers(plan.chunk) if plan.n > plan.chunk else None]
+        with _progress(plan.n, progress, plan.unit) as bar:
             for c, start in enumerate(range(0, plan.n, plan.chunk)):
                 k = min(plan.chunk, plan.n - start)
                 buf = buffers[c % 2]
                 # The kernel releases the GIL: it runs while the writer thread compresses
                 # and writes the previous chunk (held in the other buffer).
                 buf.run(plan, key, start, k)
-                summary.add_chunk(buf.out[:, :k])
+                summary.add_chunk(buf.stats(k))
                 table = buf.table(plan, start, k, sch)
                 if pending is not None:
                     pending.result()
@@ -434,14 +491,16 @@ def writer_options(sch: pa.Schema) -> dict[str, Any]:
     """Parquet writer settings, chosen by measurement (262,144 random donnes: zstd level 1
     with dictionaries only on the small-range columns, delta-encoded donne index,
     statistics only on ``donne`` writes in 0.07 s and 20 bytes/donne, against 0.19 s and
-    30 bytes/donne with pyarrow's defaults; lz4 is no faster and 40 % larger)."""
+    30 bytes/donne with pyarrow's defaults; lz4 is no faster and 40 % larger). The first
+    column of the schema is the row index (``donne``, or ``partie`` for parties)."""
     names = sch.names
+    index = names[0]
     return {
         "compression": COMPRESSION,
         "compression_level": COMPRESSION_LEVEL,
-        "use_dictionary": [c for c in names if c not in _NO_DICTIONARY],
-        "column_encoding": {"donne": "DELTA_BINARY_PACKED"},
-        "write_statistics": ["donne"],
+        "use_dictionary": [c for c in names if c not in _NO_DICTIONARY and c != index],
+        "column_encoding": {index: "DELTA_BINARY_PACKED"},
+        "write_statistics": [index],
     }
 
 

@@ -96,6 +96,17 @@ def play_scratch():
             np.zeros(2, dtype=np.int32), np.zeros(SCORE_LEN, dtype=np.int32))
 
 
+@njit(cache=True)
+def donne_scratch():
+    """Scratch arrays of :func:`.donne.play_one` before the play phase, allocated once per
+    block of donnes: ``(st uint64[RNG_STATE_LEN], deck int8[32], hands uint32[4],
+    early uint32[4], astate int32[AUCTION_STATE_LEN], actions uint8[MAX_ACTIONS])``.
+    """
+    return (np.zeros(RNG_STATE_LEN, dtype=np.uint64), np.zeros(32, dtype=np.int8),
+            np.zeros(4, dtype=np.uint32), np.zeros(4, dtype=np.uint32),
+            np.zeros(AUCTION_STATE_LEN, dtype=np.int32), np.zeros(MAX_ACTIONS, dtype=np.uint8))
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def run_batch(run_key, start, n, fixed_dealer, codes, params, prof, record,
               out, auc, auc_len, play_rec):
@@ -127,12 +138,7 @@ def run_batch(run_key, start, n, fixed_dealer, codes, params, prof, record,
     """
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
-        deck = np.zeros(32, dtype=np.int8)
-        hands = np.zeros(4, dtype=np.uint32)
-        early = np.zeros(4, dtype=np.uint32)
-        astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
-        actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
+        st, deck, hands, early, astate, actions = donne_scratch()
         cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)

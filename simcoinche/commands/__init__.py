@@ -6,6 +6,12 @@ Shared argument types live here (this package module is not a command).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+
+from simcoinche.errors import InputError
 
 
 def integer(text: str) -> int:
@@ -14,3 +20,63 @@ def integer(text: str) -> int:
         return int(text.replace("_", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid integer {text!r}") from None
+
+
+def add_run_options(p: argparse.ArgumentParser, rows: str) -> None:
+    """``-n`` (number of ``rows``), ``--seed``, ``--profile``, ``--players``, ``--threads``:
+    what every simulating command asks first."""
+    p.add_argument("-n", type=integer, required=True, metavar="N", help=f"number of {rows}")
+    p.add_argument("--seed", type=integer, default=0, metavar="S", help="run seed (default 0)")
+    p.add_argument("--profile", default="federal", help="rule profile (default federal)")
+    p.add_argument("--players", default="heuristic", metavar="KIND|TEAM0,TEAM1",
+                   help="player kind for both teams, or one per team: heuristic, random "
+                   "(default heuristic)")
+    p.add_argument("--threads", type=integer, default=None, metavar="T",
+                   help="worker threads (default: all cores; with --engine dask: numba "
+                   "threads per task, default the worker's thread count)")
+
+
+def add_engine_options(p: argparse.ArgumentParser, rows: str) -> None:
+    """``--no-progress`` and the engine options (``--engine``, ``--scheduler``,
+    ``--task-size``) of a command that writes ``rows`` (donnes, parties) to Parquet."""
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="local: this process, one Parquet file (default); dask: tasks on "
+                   "a Dask cluster, one part per task in a dataset directory, resumable "
+                   "by rerunning the same command")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="with --engine dask: address of a running Dask scheduler "
+                   "(tcp://host:8786; default: a local cluster sized to this machine)")
+    p.add_argument("--task-size", type=integer, default=None, metavar="K",
+                   help=f"with --engine dask: {rows} per task and part (default about N/64, "
+                   "within 32768..1048576)")
+
+
+def check_engine_options(args: argparse.Namespace) -> str:
+    """The engine asked for; the Dask-only options without ``--engine dask`` are an
+    InputError."""
+    engine = getattr(args, "engine", "local")
+    if engine != "dask":
+        for flag, value in (("--scheduler", getattr(args, "scheduler", None)),
+                            ("--task-size", getattr(args, "task_size", None))):
+            if value is not None:
+                raise InputError(f"{flag} needs --engine dask")
+    return engine
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a batch system stopping the job) stops the run like Ctrl-C does: the
+    manifest records every part completed so far, and the same command resumes it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

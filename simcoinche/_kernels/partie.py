@@ -1,0 +1,155 @@
+"""Whole parties: donnes played one after the other until a team wins (``partie_step``).
+
+Random streams. Partie ``p`` of a run keyed ``run_key`` has its own key
+``partie_key(run_key, p) = mix64(donne_key(run_key, p) XOR PARTIE_SALT)``; its donne
+``k`` is :func:`.donne.play_one` with that key and index ``k`` (so it draws from
+``donne_key(partie_key, k)``). A partie therefore depends only on ``(seed, p)``, the
+players, their parameters and the profile — never on the block, thread, chunk or
+engine that played it. The dealer of donne ``k`` of partie ``p`` is ``(p + k) mod 4``:
+it moves to the next seat after every donne, a passed-out one included, and the first
+dealer turns with the partie index so that neither team always deals first.
+
+Cap. A partie could in principle go on for ever (passed-out donnes, equal totals over
+the target); after ``max_donnes`` donnes without a winner it stops with winner ``-1``,
+which the facade reports (never a silent truncation).
+
+``run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params, prof,
+pout, dout, used)``
+
+=========== ===================== ==================================================
+argument    shape, dtype          meaning
+=========== ===================== ==================================================
+run_key     uint64                :func:`.rng.seed_key` of the run's seed
+start       int64                 index of the first partie
+n           int64                 number of parties (columns of ``pout``)
+max_donnes  int64                 donnes after which a partie stops unfinished
+block_rows  int64                 donne rows of ``dout`` reserved per block
+given       int32[N_OUT, m]       test hook: when ``m > 0`` donne ``k`` of every
+                                  partie is column ``k mod m`` of ``given`` (constructed
+                                  sequences) instead of being played; ``m = 0`` plays
+codes       int32[2]              player kind per team
+params      float64[2, PARAM_LEN] parameter row per team
+prof        int32[PROFILE_LEN]    packed profile
+pout        int32[PT_LEN, n]      one column per partie (rows ``PT_*``)
+dout        int32[PD_LEN, nb*br]  donne rows: block ``b`` (parties ``b*BLOCK ..``)
+                                  fills columns ``b*block_rows ..`` in order, partie
+                                  by partie, donne by donne; rows ``O_*`` of
+                                  :mod:`.donne` then ``PD_SCORE`` (2 rows: the partie
+                                  totals before the donne)
+used        int64[nb]             donne rows filled by block ``b``, or ``-1`` when the
+                                  block ran out of rows (the caller retries with more)
+=========== ===================== ==================================================
+
+``nb = ceil(n / BLOCK)``. ``pout`` rows: ``PT_WINNER`` winning team or ``-1``
+(unfinished at ``max_donnes``), ``PT_TOTAL`` 2 rows of final totals, ``PT_N_DONNES``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, uint64
+
+from simcoinche._kernels.batch import donne_scratch, play_scratch
+from simcoinche._kernels.donne import (
+    MAX_ACTIONS,
+    N_OUT,
+    O_MADE,
+    O_MARKS,
+    O_TAKER,
+    O_TRICKS,
+    play_one,
+)
+from simcoinche._kernels.rng import donne_key, mix64
+from simcoinche._kernels.scoring import partie_step
+
+BLOCK = 64
+PARTIE_SALT = np.uint64(0xA0761D6478BD642F)
+
+# --- partie output rows (int32[PT_LEN, n]) ----------------------------------------------
+PT_WINNER = 0       # winning team, -1 if the partie stopped at max_donnes
+PT_TOTAL = 1        # 2 rows: final totals per team
+PT_N_DONNES = 3     # donnes played
+PT_LEN = 4
+
+# --- donne rows (int32[PD_LEN, rows]): play_one's O_* rows, then ---------------------
+PD_SCORE = N_OUT    # 2 rows: partie totals per team before the donne
+PD_LEN = N_OUT + 2
+
+
+@njit(cache=True, inline="always")
+def partie_key(run_key, partie):
+    """Key (``uint64``) of partie ``partie`` (``int64`` >= 0) of the run keyed ``run_key``."""
+    return mix64(donne_key(run_key, partie) ^ uint64(PARTIE_SALT))
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params, prof,
+                pout, dout, used):
+    """Play parties ``start .. start+n-1`` into columns ``0 .. n-1`` of ``pout``.
+
+    Shapes, dtypes and layouts in the module docstring.
+    """
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    n_given = given.shape[1]
+    for b in prange(n_blocks):
+        st, deck, hands, early, astate, actions = donne_scratch()
+        auc = np.zeros((0, MAX_ACTIONS), dtype=np.uint8)
+        auc_len = np.zeros(0, dtype=np.int16)
+        play_rec = np.zeros((0, 32), dtype=np.uint8)
+        cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
+        totals = np.zeros(2, dtype=np.int32)
+        pending = np.zeros(2, dtype=np.int32)
+        marks = np.zeros(2, dtype=np.int32)
+        won = np.zeros(2, dtype=np.int32)
+        # Typed bool, not a literal: play_one then shares run_batch's compiled version.
+        record = n_given < 0
+        first = b * block_rows
+        row = first
+        end = first + block_rows
+        full = False
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        for j in range(lo, hi):
+            p = start + j
+            key = partie_key(run_key, p)
+            totals[0] = 0
+            totals[1] = 0
+            pending[0] = 0
+            pending[1] = 0
+            winner = -1
+            k = 0
+            while winner < 0 and k < max_donnes:
+                if row >= end:
+                    full = True
+                    break
+                # The score before this donne (what the players see at the table).
+                dout[PD_SCORE, row] = totals[0]
+                dout[PD_SCORE + 1, row] = totals[1]
+                if n_given > 0:
+                    # Test hook: a constructed donne instead of a played one.
+                    for c in range(N_OUT):
+                        dout[c, row] = given[c, k % n_given]
+                else:
+                    # "The dealer moves to D+1 after every donne, a passed-out one
+                    # included."
+                    play_one(key, k, row, (p + k) & 3, codes, params, prof, record,
+                             dout, auc, auc_len, play_rec,
+                             st, deck, hands, early, cur, astate, actions, trick, info,
+                             decl, declare, ann, bel, cpts, tricks, score)
+                taker = dout[O_TAKER, row]
+                for t in range(2):
+                    marks[t] = dout[O_MARKS + t, row]
+                    won[t] = dout[O_TRICKS + t, row]
+                # A passed-out donne has no taker team (-1) and scores nothing.
+                winner = partie_step(totals, pending, marks, won,
+                                     -1 if taker < 0 else taker & 1, dout[O_MADE, row],
+                                     prof)
+                row += 1
+                k += 1
+            if full:
+                break
+            pout[PT_WINNER, j] = winner
+            pout[PT_TOTAL, j] = totals[0]
+            pout[PT_TOTAL + 1, j] = totals[1]
+            pout[PT_N_DONNES, j] = k
+        used[b] = -1 if full else row - first
