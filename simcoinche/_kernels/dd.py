@@ -412,13 +412,20 @@ def _took(mode, target, seat):
     return (seat & 1) == (target & 1)
 
 
-@njit(cache=True, _nrt=False)
-def _two_tricks(W, trump, mode, target, leader, capot_open):
-    """Exact value of the last two tricks (each seat holds two cards), by plain minimax.
+@njit(cache=True, inline="always")
+def _better(maximizing, v, best):
+    """Whether ``v`` improves on ``best`` for a seat that maximises (or minimises)."""
+    return v > best if maximizing else v < best
 
-    Every legal card of the 7th trick is tried (at most 16 lines), the 8th trick is
-    forced. Same value as :func:`_search` (``mode``, ``target``, ``capot_open`` as
-    there), without its per-node work.
+
+@njit(cache=True, _nrt=False)
+def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
+    """Value of the last two tricks (each seat holds two cards), fail-soft in
+    ``(alpha, beta)``.
+
+    Alpha-beta over the 7th trick's legal cards (at most 16 lines), the 8th trick forced.
+    Same value as :func:`_search` (``mode``, ``target``, ``capot_open`` as there), without
+    its per-node work.
     """
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
@@ -428,55 +435,62 @@ def _two_tricks(W, trump, mode, target, leader, capot_open):
     h2 = W[W_HANDS + s2]
     h3 = W[W_HANDS + s3]
     max_team = 0 if mode == MODE_POINTS else (target & 1)
-    # Each seat keeps the value that is best for its own side.
-    best0 = -INF if (leader & 1) == max_team else INF
+    max0 = (leader & 1) == max_team
+    max1 = not max0
+    # Each seat keeps the value that is best for its own side, within its window.
+    best0 = -INF if max0 else INF
+    a0, b0 = alpha, beta
     m0 = h0
-    while m0:
+    while m0 and a0 < b0:
         c0 = _lowest_card(m0)
         m0 ^= np.int64(1) << c0
         led = c0 >> 3
-        best1 = -INF if (s1 & 1) == max_team else INF
+        best1 = -INF if max1 else INF
+        a1, b1 = a0, b0
         m1 = np.int64(legal_mask_win(h1, led, c0, False, trump, W))
-        while m1:
+        while m1 and a1 < b1:
             c1 = _lowest_card(m1)
             m1 ^= np.int64(1) << c1
             win1, ws1 = c0, leader
             if WIN_KEY[trump, led, c1] > WIN_KEY[trump, led, win1]:
                 win1, ws1 = c1, s1
-            best2 = -INF if (s2 & 1) == max_team else INF
+            best2 = -INF if max0 else INF
+            a2, b2 = a1, b1
             m2 = np.int64(legal_mask_win(h2, led, win1, ws1 == leader, trump, W))
-            while m2:
+            while m2 and a2 < b2:
                 c2 = _lowest_card(m2)
                 m2 ^= np.int64(1) << c2
                 win2, ws2 = win1, ws1
                 if WIN_KEY[trump, led, c2] > WIN_KEY[trump, led, win2]:
                     win2, ws2 = c2, s2
-                best3 = -INF if (s3 & 1) == max_team else INF
+                best3 = -INF if max1 else INF
+                a3, b3 = a2, b2
                 m3 = np.int64(legal_mask_win(h3, led, win2, ws2 == s1, trump, W))
-                while m3:
+                while m3 and a3 < b3:
                     c3 = _lowest_card(m3)
                     m3 ^= np.int64(1) << c3
-                    win7, ws7 = win2, ws2
-                    if WIN_KEY[trump, led, c3] > WIN_KEY[trump, led, win7]:
-                        win7, ws7 = c3, s3
+                    ws7 = ws2
+                    if WIN_KEY[trump, led, c3] > WIN_KEY[trump, led, win2]:
+                        ws7 = s3
                     pts7 = (W[W_POINTS + c0] + W[W_POINTS + c1] + W[W_POINTS + c2]
                             + W[W_POINTS + c3])
                     # The 8th trick: every seat plays its last card, seat ws7 leads.
-                    win8 = -1
+                    l0 = _lowest_card(h0 ^ (np.int64(1) << c0))
+                    l1 = _lowest_card(h1 ^ (np.int64(1) << c1))
+                    l2 = _lowest_card(h2 ^ (np.int64(1) << c2))
+                    l3 = _lowest_card(h3 ^ (np.int64(1) << c3))
+                    pts8 = W[W_POINTS + l0] + W[W_POINTS + l1] + W[W_POINTS + l2] + W[W_POINTS + l3]
+                    first = ws7 - leader & 3
+                    lead8 = l0 if first == 0 else (l1 if first == 1 else (l2 if first == 2 else l3))
+                    led8 = lead8 >> 3
+                    win8 = lead8
                     ws8 = ws7
-                    pts8 = 0
-                    for p in range(4):
-                        seat = (ws7 + p) & 3
-                        played = c0 if seat == leader else (
-                            c1 if seat == s1 else (c2 if seat == s2 else c3))
-                        c = _lowest_card(W[W_HANDS + seat] ^ (np.int64(1) << played))
-                        pts8 += W[W_POINTS + c]
-                        if p == 0:
+                    for p in range(1, 4):
+                        q = (first + p) & 3
+                        c = l0 if q == 0 else (l1 if q == 1 else (l2 if q == 2 else l3))
+                        if WIN_KEY[trump, led8, c] > WIN_KEY[trump, led8, win8]:
                             win8 = c
-                            led8 = c >> 3
-                        elif WIN_KEY[trump, led8, c] > WIN_KEY[trump, led8, win8]:
-                            win8 = c
-                            ws8 = seat
+                            ws8 = (leader + q) & 3
                     if mode == MODE_POINTS:
                         v = pts7 if (ws7 & 1) == 0 else 0
                         if (ws8 & 1) == 0:
@@ -485,10 +499,30 @@ def _two_tricks(W, trump, mode, target, leader, capot_open):
                             v += pts8 + (100 if both else 10)
                     else:
                         v = 1 if (_took(mode, target, ws7) and _took(mode, target, ws8)) else 0
-                    best3 = max(best3, v) if (s3 & 1) == max_team else min(best3, v)
-                best2 = max(best2, best3) if (s2 & 1) == max_team else min(best2, best3)
-            best1 = max(best1, best2) if (s1 & 1) == max_team else min(best1, best2)
-        best0 = max(best0, best1) if (leader & 1) == max_team else min(best0, best1)
+                    if _better(max1, v, best3):
+                        best3 = v
+                        if max1:
+                            a3 = max(a3, v)
+                        else:
+                            b3 = min(b3, v)
+                if _better(max0, best3, best2):
+                    best2 = best3
+                    if max0:
+                        a2 = max(a2, best3)
+                    else:
+                        b2 = min(b2, best3)
+            if _better(max1, best2, best1):
+                best1 = best2
+                if max1:
+                    a1 = max(a1, best2)
+                else:
+                    b1 = min(b1, best2)
+        if _better(max0, best1, best0):
+            best0 = best1
+            if max0:
+                a0 = max(a0, best1)
+            else:
+                b0 = min(b0, best1)
     return best0
 
 
@@ -573,9 +607,14 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 beta = hi
             hint = ((d >> 32) & 0xFF) - 1
         if _popcount(rem) == 8:
-            # The last two tricks: plain minimax, cheaper than searching card by card.
-            v = _two_tricks(W, trump, mode, target, seat, capot_open)
-            _store(W, bucket, rem, k1, v, v, -1, 8)
+            # The last two tricks: a flat alpha-beta, cheaper than searching card by card.
+            v = _two_tricks(W, trump, mode, target, seat, capot_open, alpha, beta)
+            if v <= alpha:
+                _store(W, bucket, rem, k1, 0, v, -1, 8)
+            elif v >= beta:
+                _store(W, bucket, rem, k1, v, INF, -1, 8)
+            else:
+                _store(W, bucket, rem, k1, v, v, -1, 8)
             return v
     hand = W[W_HANDS + seat]
     if n == 0:
