@@ -344,9 +344,14 @@ class MatchResult(RunInfo):
             parts = [f"{d['contracts']:,} contracts, {_pct(d['made'])} made",
                      f"{d['coinches']:,} coinches, {_pct(d['coinches_won'])} won"]
             if self.dd:
-                parts.append(f"DD loss as takers {_num(d['dd_loss_taking'])} card points, "
-                             f"as defence {_num(d['dd_loss_defending'])}")
+                parts.append("card points lost against double dummy: as takers "
+                             f"{_num(d['dd_loss_taking'])}, as defence "
+                             f"{_num(d['dd_loss_defending'])}")
             lines.append(f"{role} {s.name}: " + "; ".join(parts))
+        if self.dd:
+            lines.append("(per contract: as takers, their DD card points minus those they "
+                         "made; as defence, the takers' card points minus their DD value; "
+                         "negative: the other side's errors gave more)")
         return "\n".join(lines)
 
 
