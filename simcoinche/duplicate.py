@@ -61,6 +61,7 @@ from simcoinche._kernels.donne import (
     O_MARKS,
     O_PASSED,
     O_TAKER,
+    O_TRICKS,
     O_TRUMP,
 )
 from simcoinche.errors import InputError
@@ -82,6 +83,8 @@ DEFAULT_CHUNK = 1 << 16
 #: moves every second or so.
 DD_CHUNK = 32
 Z95 = 1.959963984540054
+#: Card points of a capot in double-dummy values, whatever the profile.
+DD_CAPOT = 252
 DIFFERENCE = ("(A's team marks - B's team marks at table 0) + (the same at table 1); "
               "table 0: A at seats 0/2, table 1: A at seats 1/3; same cards and dealer")
 
@@ -200,7 +203,7 @@ def _rate(num: int, den: int) -> float | None:
     return num / den if den else None
 
 
-@dataclass
+@dataclass(eq=False)
 class MatchResult(RunInfo):
     """A duplicate match: the per-deal differences, their summary and per-player stats.
 
@@ -212,8 +215,9 @@ class MatchResult(RunInfo):
 
     dd: bool = False
     stats: dict[str, PlayerStats] = field(default_factory=dict)
-    diffs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
-    rows: pd.DataFrame | None = None
+    diffs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32),
+                              repr=False)
+    rows: pd.DataFrame | None = field(default=None, repr=False)
     _parts: list[np.ndarray] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -244,6 +248,10 @@ class MatchResult(RunInfo):
             coinched = o[O_COINCHE] >= 2
             if dd is not None:
                 cp = np.where(taker_team == 1, o[O_CARD_POINTS + 1], o[O_CARD_POINTS])
+                tricks = np.where(taker_team == 1, o[O_TRICKS + 1], o[O_TRICKS])
+                # Double-dummy values count a capot 252 in every profile (RULES.md); the
+                # rows hold the profile's capot card points (250 outside federal).
+                cp = np.where(tricks == 8, DD_CAPOT, cp)
                 loss = dd[t].astype(np.int64) - cp
             for role, team in (("a", t), ("b", 1 - t)):
                 s = self.stats[role]

@@ -102,15 +102,18 @@ def test_statistics_of_constructed_tables_are_counted_by_hand():
     # deal 0: t0 a takes (seat 0) and makes 250-0, t1 a takes (seat 1) and fails, b gets 160.
     # deal 1: t0 b takes (seat 3), a coinches, contract fails: a 320; t1 passed out.
     # deal 2: t0 passed out; t1 b takes (seat 2), surcoinched after a's coinche, made: b 640.
+    # (Deal 0 at t0 is a capot: 250 card points in the profile's rows, 252 in DD terms.)
     t0 = _rows(O_PASSED=[0, 0, 1], O_TAKER=[0, 3, -1], O_COINCHE=[1, 2, 0],
-               O_MADE=[1, 0, 0], O_MARKS=[250, 320, 0], O_CARD_POINTS=[120, 40, 0])
+               O_MADE=[1, 0, 0], O_MARKS=[250, 320, 0], O_CARD_POINTS=[250, 40, 0],
+               O_TRICKS=[8, 2, 0])
     t0[D.O_MARKS + 1] = [0, 0, 0]
-    t0[D.O_CARD_POINTS + 1] = [42, 122, 0]
+    t0[D.O_CARD_POINTS + 1] = [0, 122, 0]
+    t0[D.O_TRICKS + 1] = [0, 6, 0]
     t1 = _rows(O_PASSED=[0, 1, 0], O_TAKER=[1, -1, 2], O_COINCHE=[1, 0, 4],
                O_MADE=[0, 0, 1], O_MARKS=[160, 0, 640], O_CARD_POINTS=[90, 0, 100])
     t1[D.O_MARKS + 1] = [0, 0, 0]
     t1[D.O_CARD_POINTS + 1] = [72, 0, 62]
-    dd = np.array([[130, 50, -1], [100, -1, 110]], dtype=np.int16)
+    dd = np.array([[252, 50, -1], [100, -1, 110]], dtype=np.int16)
     res = MatchResult(3, 0.0, 1, ("heuristic", "random"), "federal", 0)
     res.dd = True
     res.add_chunk((t0, t1, dd))
@@ -121,12 +124,12 @@ def test_statistics_of_constructed_tables_are_counted_by_hand():
     a, b = res.stats["a"], res.stats["b"]
     assert (a.contracts, a.made, a.coinches, a.coinches_won) == (2, 1, 2, 1)
     assert (b.contracts, b.made, b.coinches, b.coinches_won) == (2, 1, 0, 0)
-    # a took deal 0 twice: DD 130 vs 120 made, DD 100 vs 72 made → loses 10 and 28.
-    assert a.as_dict(True)["dd_loss_taking"] == pytest.approx(19.0)
+    # a took deal 0 twice: DD 252 vs a capot made, DD 100 vs 72 made → loses 0 and 28.
+    assert a.as_dict(True)["dd_loss_taking"] == pytest.approx(14.0)
     # b took deal 1 at t0 (DD 50, made 122) and deal 2 at t1 (DD 110, made 100).
     assert b.as_dict(True)["dd_loss_taking"] == pytest.approx(((50 - 122) + (110 - 100)) / 2)
     assert a.as_dict(True)["dd_loss_defending"] == pytest.approx(((122 - 50) + (100 - 110)) / 2)
-    assert b.as_dict(True)["dd_loss_defending"] == pytest.approx(-19.0)
+    assert b.as_dict(True)["dd_loss_defending"] == pytest.approx(-14.0)
     lo, hi = res.ci95
     assert (lo + hi) / 2 == pytest.approx(-230 / 3)
 
