@@ -3,6 +3,8 @@
 Public API:
 
 - :func:`simulate` — simulate donnes to a DataFrame or a Parquet file;
+- :func:`match` — a duplicate match of two players on the same deals
+  (:mod:`simcoinche.duplicate`);
 - :func:`parties` — play whole parties to the target (:mod:`simcoinche.partie`: the
   chances of winning from any score);
 - :func:`read_results`, :func:`read_metadata` — read a run back;
@@ -15,9 +17,10 @@ __version__ = "0.1.0"
 # Bumped whenever a rule implementation changes what a donne scores (stored in outputs).
 RULES_VERSION = "2"
 
+from simcoinche.duplicate import match  # noqa: E402
 from simcoinche.partie import parties  # noqa: E402
 from simcoinche.results import read_metadata, read_results  # noqa: E402
 from simcoinche.simulation import simulate, simulate_to_file  # noqa: E402
 
-__all__ = ["RULES_VERSION", "__version__", "parties", "read_metadata", "read_results",
+__all__ = ["RULES_VERSION", "__version__", "match", "parties", "read_metadata", "read_results",
            "simulate", "simulate_to_file"]

@@ -136,3 +136,58 @@ def params_dict(kind: str | PlayerKind, row: np.ndarray) -> dict[str, float]:
     """Named view of a parameter row (for the run metadata)."""
     pk = get_player(kind)
     return {p.name: float(row[p.offset]) for p in pk.params}
+
+
+def parse_player_spec(spec: str) -> tuple[PlayerKind, dict[str, float]]:
+    """A player kind with parameter overrides from ``"KIND"`` or ``"KIND:name=value,…"``.
+
+    ``"heuristic:open_min=90,coinche_margin=20"`` is the heuristic player with two
+    parameters changed (names: :attr:`PlayerKind.params`). Used by ``simcoinche match``,
+    where each of the two players is one such spec.
+
+    Raises
+    ------
+    InputError
+        For an unknown kind or parameter, a malformed ``name=value`` or a non-number.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise InputError(f"player {spec!r}: give KIND or KIND:name=value,...")
+    kind_text, sep, rest = spec.partition(":")
+    kind = get_player(kind_text)
+    overrides: dict[str, float] = {}
+    if sep:
+        if not rest.strip():
+            raise InputError(f"player {spec!r}: nothing after ':' (give name=value,...)")
+        for item in rest.split(","):
+            name, eq, value = item.partition("=")
+            name = name.strip()
+            if not eq or not name:
+                raise InputError(f"player {spec!r}: {item.strip()!r} is not name=value")
+            if name in overrides:
+                raise InputError(f"player {spec!r}: parameter {name!r} given twice")
+            try:
+                number = float(value)
+            except ValueError:
+                raise InputError(f"player {spec!r}: parameter {name!r}: {value.strip()!r} "
+                                 "is not a number") from None
+            if not np.isfinite(number):
+                raise InputError(f"player {spec!r}: parameter {name!r} must be finite")
+            overrides[name] = number
+    param_array(kind, overrides)  # unknown names → InputError naming the parameter
+    return kind, overrides
+
+
+def spec_name(kind: str | PlayerKind, overrides: Mapping[str, float] | None = None) -> str:
+    """Canonical text of a player spec: ``"heuristic"``, ``"heuristic:open_min=90"``
+    (overrides in the order given, values as short as they print exactly)."""
+    pk = get_player(kind)
+    if not overrides:
+        return pk.name
+    items = []
+    for name, value in overrides.items():
+        v = float(value)
+        text = f"{v:g}"
+        if float(text) != v:
+            text = repr(v)
+        items.append(f"{name}={text}")
+    return pk.name + ":" + ",".join(items)

@@ -1,0 +1,542 @@
+"""Duplicate matches: two players on the same deals, each in both seat pairs.
+
+``match(a, b, deals)`` (exported as ``simcoinche.match``; this module is not called
+``match`` so that the function does not shadow it) plays every deal at two tables:
+
+- table 0: player ``a`` holds seats 0/2 (team 0), ``b`` seats 1/3 (team 1);
+- table 1: the same cards and the same dealer, ``b`` at seats 0/2 and ``a`` at 1/3.
+
+Why the two tables hold the same cards: donne ``i`` of seed ``s`` draws its shuffle and
+cut from counters ``STREAM_DEAL`` of the key ``donne_key(seed_key(s), i)``, and the dealer
+of donne ``i`` is ``i mod 4`` (:mod:`simcoinche._kernels.rng`, :mod:`.deal`,
+:func:`simcoinche._kernels.batch.run_batch`); the players never touch that range. So the
+two tables are two runs of the batch kernel with the same seed and the team codes and
+parameter rows swapped, paired by donne index.
+
+The players' own random draws come from one stream per donne (counters from
+``STREAM_PLAYERS`` of the same key), shared by the four seats in the order they decide:
+it is keyed by donne, not by seat. When ``a`` and ``b`` are the same player the two tables
+are the same run, so every deal scores exactly 0; a random player's draws at the two tables
+are not mirrored seat by seat (its luck is not duplicated, only the cards are). The
+heuristic player draws nothing (it is deterministic).
+
+Statistics (all in marks, the rounded score of a donne):
+
+- **difference of a deal** ``d = (A − B at table 0) + (A − B at table 1)``, where ``A − B``
+  at a table is A's team's marks minus B's team's marks for that donne: the net marks A
+  gains over B on the deal played both ways (not halved; ``d / 2`` is A's edge per donne);
+- **mean difference** over the deals, with a 95 % interval ``mean ± 1.96 s / √n`` (``s`` the
+  sample standard deviation of the ``d``): a normal approximation on the paired
+  differences, sound for a few hundred deals or more;
+- **won / tied / lost**: shares of deals with ``d > 0``, ``d = 0``, ``d < 0``;
+- per player, over both tables: contracts its team took and the share made; coinches its
+  team made (as defenders, coinche or surcoinche ``≥ 2``) and how many ended with the
+  contract failing; with ``dd=True``, the card points its takers' play lost against double
+  dummy (:func:`dd_takers`: the takers' DD card points for the contract kind minus the
+  card points they made; the defence's play is in it too) and the counterpart as defenders
+  (card points the takers made minus their DD value: what its defence gave away).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+import simcoinche
+from simcoinche._kernels.batch import run_batch
+from simcoinche._kernels.donne import (
+    MAX_ACTIONS,
+    N_OUT,
+    O_CARD_POINTS,
+    O_COINCHE,
+    O_DEALER,
+    O_HAND,
+    O_MADE,
+    O_MARKS,
+    O_PASSED,
+    O_TAKER,
+    O_TRICKS,
+    O_TRUMP,
+)
+from simcoinche.errors import InputError
+from simcoinche.players import params_dict, parse_player_spec, spec_name
+from simcoinche.profiles import Profile
+from simcoinche.results import COLUMNS, chunk_table, schema
+from simcoinche.simulation import (
+    GENERATOR,
+    RunInfo,
+    _check_out,
+    _run,
+    _run_plan,
+    _RunPlan,
+    positive_int,
+)
+
+DEFAULT_CHUNK = 1 << 16
+#: Deals per chunk with double-dummy solving (about 10-20 ms per solve): the progress bar
+#: moves every second or so.
+DD_CHUNK = 32
+Z95 = 1.959963984540054
+#: Card points of a capot in double-dummy values, whatever the profile.
+DD_CAPOT = 252
+DIFFERENCE = ("(A's team marks - B's team marks at table 0) + (the same at table 1); "
+              "table 0: A at seats 0/2, table 1: A at seats 1/3; same cards and dealer")
+
+_EXTRA = (
+    ("table", pa.int8(), "0: player a at seats 0/2 (team 0); 1: player a at seats 1/3"),
+    ("player_t0", pa.string(), "player spec of team 0 (seats 0, 2) at this table"),
+    ("player_t1", pa.string(), "player spec of team 1 (seats 1, 3) at this table"),
+)
+_DD_COLUMN = ("dd_takers", pa.int16(),
+              "with --dd: the takers' double-dummy card points for the contract kind "
+              "(252 capot), -1 if passed out")
+
+
+def match_schema(dd: bool, metadata: dict[str, Any] | None = None) -> pa.Schema:
+    """Arrow schema of a match's rows: simulate's columns (no record columns), then
+    ``table``, ``player_t0``, ``player_t1`` and, with ``dd``, ``dd_takers``."""
+    base = schema(False, metadata)
+    extra = list(_EXTRA) + ([_DD_COLUMN] if dd else [])
+    for name, typ, _ in extra:
+        base = base.append(pa.field(name, typ, nullable=False))
+    return base
+
+
+def column_descriptions(dd: bool = True) -> dict[str, str]:
+    """Name → meaning of every column of a match file."""
+    out = {c.name: c.description for c in COLUMNS if not c.record_only}
+    for name, _, text in list(_EXTRA) + ([_DD_COLUMN] if dd else []):
+        out[name] = text
+    return out
+
+
+# --- double dummy -----------------------------------------------------------------------
+
+
+def dd_takers(hands: np.ndarray, dealer: np.ndarray, kind: np.ndarray, taker_team: np.ndarray,
+              prof: np.ndarray, threads: int) -> np.ndarray:
+    """The takers' double-dummy card points (0..252) of each contract.
+
+    Parameters
+    ----------
+    hands : uint32[n, 4]
+        The four hands by seat.
+    dealer, kind, taker_team : int[n]
+        Dealer seat, contract kind 0..5 and the takers' team (0 or 1) per row.
+    prof : int32[PROFILE_LEN]
+        Packed profile.
+    threads : int
+        Blocks of :func:`simcoinche._kernels.dd.solve_many`.
+
+    Returns
+    -------
+    int16[n]
+        Card points of the takers' team, last trick included, 252 when they can take
+        every trick. ``solve_many`` gives team 0's value; for team 1 the deal is solved
+        with the seats renumbered one step back (seat ``s`` becomes ``s - 1``, the dealer
+        too), which turns team 1 into team 0 and leaves the play unchanged. This is exact
+        where ``162 - C0`` is not (a team-0 value of 0 can hide a team-1 capot, 252).
+        Identical (deal, kind, team) rows are solved once.
+    """
+    from simcoinche._kernels.dd import solve_many
+
+    n = hands.shape[0]
+    out = np.empty(n, dtype=np.int16)
+    if n == 0:
+        return out
+    team = np.asarray(taker_team, dtype=np.int64)
+    rot = np.where(team[:, None] == 1, (np.arange(4)[None, :] + 1) & 3, np.arange(4)[None, :])
+    h = np.ascontiguousarray(np.take_along_axis(np.asarray(hands, dtype=np.uint32), rot, 1))
+    d = ((np.asarray(dealer, dtype=np.int64) - team) & 3).astype(np.int64)
+    k = np.asarray(kind, dtype=np.int64)
+    keys = np.concatenate([h, d[:, None].astype(np.uint32), k[:, None].astype(np.uint32)],
+                          axis=1)
+    uniq, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    m = len(uniq)
+    values = np.zeros(m, dtype=np.int16)
+    nodes = np.zeros(m, dtype=np.int64)
+    solve_many(np.ascontiguousarray(h[first]), np.ascontiguousarray(d[first]),
+               np.ascontiguousarray(k[first]), prof, max(1, int(threads)), values, nodes)
+    out[:] = values[inverse.reshape(-1)]
+    return out
+
+
+# --- results ----------------------------------------------------------------------------
+
+
+@dataclass
+class PlayerStats:
+    """What one player did over both tables (its team's contracts and coinches)."""
+
+    name: str
+    contracts: int = 0
+    made: int = 0
+    coinches: int = 0
+    coinches_won: int = 0
+    dd_contracts: int = 0
+    dd_loss_taking: int = 0
+    dd_defended: int = 0
+    dd_loss_defending: int = 0
+
+    def as_dict(self, dd: bool) -> dict[str, Any]:
+        """JSON view: counts, rates (``None`` without a denominator), DD means with ``dd``."""
+        d: dict[str, Any] = {
+            "name": self.name,
+            "contracts": self.contracts,
+            "made": _rate(self.made, self.contracts),
+            "coinches": self.coinches,
+            "coinches_won": _rate(self.coinches_won, self.coinches),
+        }
+        if dd:
+            d["dd_loss_taking"] = _rate(self.dd_loss_taking, self.dd_contracts)
+            d["dd_loss_defending"] = _rate(self.dd_loss_defending, self.dd_defended)
+        return d
+
+
+def _rate(num: int, den: int) -> float | None:
+    return num / den if den else None
+
+
+@dataclass(eq=False)
+class MatchResult(RunInfo):
+    """A duplicate match: the per-deal differences, their summary and per-player stats.
+
+    ``n`` is the number of deals (each played at two tables), ``players`` the two specs
+    (a, b). ``diffs`` (``int32[n]``) holds each deal's difference (module docstring);
+    ``rows`` the two tables' rows (a DataFrame, two rows per deal in (donne, table) order)
+    when no output file was asked for.
+    """
+
+    dd: bool = False
+    stats: dict[str, PlayerStats] = field(default_factory=dict)
+    diffs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32),
+                              repr=False)
+    rows: pd.DataFrame | None = field(default=None, repr=False)
+    _parts: list[np.ndarray] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.stats:
+            self.stats = {"a": PlayerStats(self.players[0]), "b": PlayerStats(self.players[1])}
+
+    @property
+    def a(self) -> str:
+        return self.players[0]
+
+    @property
+    def b(self) -> str:
+        return self.players[1]
+
+    def add_chunk(self, chunk: tuple[np.ndarray, np.ndarray, np.ndarray | None]) -> None:
+        """Accumulate one chunk: the two tables' kernel rows (``int32[N_OUT, k]``) and the
+        takers' DD values per table (``int16[2, k]``, or ``None``)."""
+        outs, dd = chunk[:2], chunk[2]
+        m0 = [outs[t][O_MARKS].astype(np.int64) for t in range(2)]
+        m1 = [outs[t][O_MARKS + 1].astype(np.int64) for t in range(2)]
+        # Player a is team 0 at table 0 and team 1 at table 1.
+        self._parts.append(((m0[0] - m1[0]) + (m1[1] - m0[1])).astype(np.int32))
+        for t in range(2):
+            o = outs[t]
+            played = o[O_PASSED] == 0
+            taker_team = o[O_TAKER] & 1
+            made = o[O_MADE] != 0
+            coinched = o[O_COINCHE] >= 2
+            if dd is not None:
+                cp = np.where(taker_team == 1, o[O_CARD_POINTS + 1], o[O_CARD_POINTS])
+                tricks = np.where(taker_team == 1, o[O_TRICKS + 1], o[O_TRICKS])
+                # Double-dummy values count a capot 252 in every profile (RULES.md); the
+                # rows hold the profile's capot card points (250 outside federal).
+                cp = np.where(tricks == 8, DD_CAPOT, cp)
+                loss = dd[t].astype(np.int64) - cp
+            for role, team in (("a", t), ("b", 1 - t)):
+                s = self.stats[role]
+                took = played & (taker_team == team)
+                defended = played & (taker_team != team)
+                s.contracts += int(took.sum())
+                s.made += int((took & made).sum())
+                # A coinche is always the defence's ("only against the current highest
+                # bid when it belongs to the other team"); surcoinched ones included.
+                co = defended & coinched
+                s.coinches += int(co.sum())
+                s.coinches_won += int((co & ~made).sum())
+                if dd is not None:
+                    s.dd_contracts += int(took.sum())
+                    s.dd_loss_taking += int(loss[took].sum())
+                    s.dd_defended += int(defended.sum())
+                    s.dd_loss_defending -= int(loss[defended].sum())
+
+    def finish(self) -> None:
+        """Gather the differences of every chunk into :attr:`diffs`."""
+        if self._parts:
+            self.diffs = np.concatenate(self._parts)
+            self._parts = []
+
+    @property
+    def mean_diff(self) -> float:
+        """Mean difference per deal (marks, both tables)."""
+        return float(self.diffs.mean())
+
+    @property
+    def sd(self) -> float | None:
+        """Sample standard deviation of the differences (``None`` for one deal)."""
+        if len(self.diffs) < 2:
+            return None
+        return float(self.diffs.std(ddof=1))
+
+    @property
+    def ci95(self) -> tuple[float, float] | None:
+        """95 % interval of the mean difference, normal approximation (``None`` for one
+        deal)."""
+        sd = self.sd
+        if sd is None:
+            return None
+        half = Z95 * sd / math.sqrt(len(self.diffs))
+        return (self.mean_diff - half, self.mean_diff + half)
+
+    @property
+    def won(self) -> float:
+        """Share of deals with a positive difference (A ahead)."""
+        return float((self.diffs > 0).mean())
+
+    @property
+    def tied(self) -> float:
+        """Share of deals with difference 0."""
+        return float((self.diffs == 0).mean())
+
+    @property
+    def lost(self) -> float:
+        """Share of deals with a negative difference."""
+        return float((self.diffs < 0).mean())
+
+    def to_json(self) -> dict[str, Any]:
+        """The match as a JSON-ready dict (``a``, ``b``, ``deals``, ``mean_diff``,
+        ``ci95``, ``won``, ``players`` first; then ties, losses and the run)."""
+        ci = self.ci95
+        return {
+            "a": self.a, "b": self.b, "deals": self.n,
+            "mean_diff": self.mean_diff,
+            "ci95": None if ci is None else [ci[0], ci[1]],
+            "won": self.won,
+            "players": {r: s.as_dict(self.dd) for r, s in self.stats.items()},
+            "tied": self.tied, "lost": self.lost, "sd": self.sd,
+            "difference": DIFFERENCE,
+            "interval": "normal approximation on the paired differences",
+            "profile": self.profile, "seed": self.seed, "seconds": self.seconds,
+            "threads": self.threads, "dd": self.dd,
+        }
+
+    def text(self) -> str:
+        """A short human summary."""
+        lines = []
+        if self.path:
+            lines.append(f"wrote {self.path}")
+        lines.append(f"match {self.a} (a) vs {self.b} (b): {self.n:,} deals at two tables "
+                     f"in {self.seconds:.2f} s ({self.threads} threads; profile "
+                     f"{self.profile}; seed {self.seed})")
+        ci = self.ci95
+        interval = "" if ci is None else f", 95 % interval [{ci[0]:+.1f}, {ci[1]:+.1f}]"
+        lines.append(f"a - b per deal (marks, both tables): mean {self.mean_diff:+.1f}"
+                     f"{interval} (normal approximation on the {self.n:,} paired "
+                     "differences)")
+        if self.n < 300:
+            lines.append("note: fewer than 300 deals, the normal interval is only rough")
+        lines.append(f"deals won by a: {100 * self.won:.1f} %, tied {100 * self.tied:.1f} %, "
+                     f"lost {100 * self.lost:.1f} %")
+        for role, s in self.stats.items():
+            d = s.as_dict(self.dd)
+            parts = [f"{d['contracts']:,} contracts, {_pct(d['made'])} made",
+                     f"{d['coinches']:,} coinches, {_pct(d['coinches_won'])} won"]
+            if self.dd:
+                parts.append("card points lost against double dummy: as takers "
+                             f"{_num(d['dd_loss_taking'])}, as defence "
+                             f"{_num(d['dd_loss_defending'])}")
+            lines.append(f"{role} {s.name}: " + "; ".join(parts))
+        if self.dd:
+            lines.append("(per contract: as takers, their DD card points minus those they "
+                         "made; as defence, the takers' card points minus their DD value; "
+                         "negative: the other side's errors gave more)")
+        return "\n".join(lines)
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f} %"
+
+
+def _num(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1f}"
+
+
+# --- plan and buffers -------------------------------------------------------------------
+
+
+@dataclass
+class _MatchPlan(_RunPlan):
+    overrides: tuple[dict[str, float], dict[str, float]]
+    dd: bool
+    #: ``[t]``: codes / parameter rows per team at table ``t`` (a is team ``t``).
+    table_codes: np.ndarray = field(init=False)
+    table_params: np.ndarray = field(init=False)
+    unit: ClassVar[str] = "deals"
+    summary_type: ClassVar[type] = MatchResult
+
+    def __post_init__(self) -> None:
+        self.table_codes = np.ascontiguousarray(np.stack([self.codes, self.codes[::-1]]))
+        self.table_params = np.ascontiguousarray(np.stack([self.params, self.params[::-1]]))
+
+    def buffers(self, size: int) -> _MatchBuffers:
+        return _MatchBuffers(size, self.dd)
+
+    def schema(self, meta: dict[str, Any]) -> pa.Schema:
+        return match_schema(self.dd, meta)
+
+    def metadata(self) -> dict[str, Any]:
+        kinds = [spec.partition(":")[0] for spec in self.players]
+        return {
+            "kind": "match",
+            "seed": self.seed,
+            "deals": self.n,
+            "profile": self.profile.name,
+            "a": self.players[0],
+            "b": self.players[1],
+            "params": [params_dict(kinds[t], self.params[t]) for t in range(2)],
+            "difference": DIFFERENCE,
+            "dd": self.dd,
+            "dealer": "rotating",
+            "version": simcoinche.__version__,
+            "rules_version": simcoinche.RULES_VERSION,
+            "generator": GENERATOR,
+            "chunk_size": self.chunk,
+        }
+
+
+class _MatchBuffers:
+    """Kernel output arrays of both tables for one chunk of deals."""
+
+    def __init__(self, size: int, dd: bool) -> None:
+        # One spare column, as simulation._Buffers: the same (strided) run_batch signature.
+        self.out = [np.empty((N_OUT, size + 1), dtype=np.int32) for _ in range(2)]
+        self.auc = np.zeros((0, MAX_ACTIONS), dtype=np.uint8)
+        self.auc_len = np.zeros(0, dtype=np.int16)
+        self.play = np.zeros((0, 32), dtype=np.uint8)
+        self.dd = np.full((2, size), -1, dtype=np.int16) if dd else None
+
+    def run(self, plan: _MatchPlan, key: np.uint64, start: int, k: int) -> None:
+        for t in range(2):
+            run_batch(key, np.int64(start), np.int64(k), -1, plan.table_codes[t],
+                      plan.table_params[t], plan.profile.packed, False, self.out[t][:, :k],
+                      self.auc, self.auc_len, self.play)
+        if self.dd is None:
+            return
+        # Every contract of both tables, solved once per (deal, kind, takers' team).
+        self.dd[:, :k] = -1
+        rows = []
+        for t in range(2):
+            o = self.out[t][:, :k]
+            j = np.flatnonzero(o[O_PASSED] == 0)
+            rows.append((t, j, o))
+        hands = np.concatenate([o[O_HAND:O_HAND + 4, j].T for _, j, o in rows]).view(np.uint32)
+        dealer = np.concatenate([o[O_DEALER, j] for _, j, o in rows])
+        kind = np.concatenate([o[O_TRUMP, j] for _, j, o in rows])
+        team = np.concatenate([o[O_TAKER, j] & 1 for _, j, o in rows])
+        values = dd_takers(hands, dealer, kind, team, plan.profile.packed, plan.threads)
+        pos = 0
+        for t, j, _ in rows:
+            self.dd[t, j] = values[pos:pos + len(j)]
+            pos += len(j)
+
+    def stats(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        return (self.out[0][:, :k], self.out[1][:, :k],
+                None if self.dd is None else self.dd[:, :k])
+
+    def table(self, plan: _MatchPlan, start: int, k: int, sch: pa.Schema) -> pa.Table:
+        """Both tables' rows, interleaved: (donne, table 0), (donne, table 1), …"""
+        base = schema(False)
+        tables = []
+        for t in range(2):
+            tab = chunk_table(start, self.out[t][:, :k], None, None, None, base)
+            cols = list(tab.columns)
+            cols.append(pa.array(np.full(k, t, dtype=np.int8)))
+            cols.append(pa.repeat(plan.players[t], k))
+            cols.append(pa.repeat(plan.players[1 - t], k))
+            if self.dd is not None:
+                cols.append(pa.array(self.dd[t, :k]))
+            tables.append(pa.Table.from_arrays(cols, schema=sch))
+        idx = np.stack([np.arange(k), np.arange(k) + k], axis=1).reshape(-1)
+        return pa.concat_tables(tables).take(pa.array(idx))
+
+
+# --- facade -----------------------------------------------------------------------------
+
+
+def match(a: str, b: str, deals: int, seed: int = 0,
+          profile: str | Profile | None = "federal", *, threads: int | None = None,
+          dd: bool = False, out: str | os.PathLike[str] | None = None,
+          overwrite: bool = False, chunk_size: int | None = None,
+          progress: bool | None = None) -> MatchResult:
+    """Duplicate match of player ``a`` against player ``b`` over ``deals`` deals.
+
+    Parameters
+    ----------
+    a, b : str
+        Player specs ``KIND`` or ``KIND:name=value,…`` (kinds and parameter names:
+        :mod:`simcoinche.players`), e.g. ``"heuristic:open_min=90"``.
+    deals : int
+        Number of deals (> 0): donnes ``0 .. deals-1`` of the seed, each played at two
+        tables (a at seats 0/2, then at seats 1/3).
+    seed : int
+        Run seed; the deals are those of ``simcoinche.simulate`` with the same seed.
+    profile : str or Profile
+        Rule profile (``federal``).
+    threads : int, optional
+        Worker threads (default: all cores). Results do not depend on it.
+    dd : bool
+        Also solve every contract double dummy (about 10-20 ms per contract) and report
+        the card points the takers' play lost against it.
+    out : path-like, optional
+        Parquet file with two rows per deal (simulate's columns, then ``table``,
+        ``player_t0``, ``player_t1`` and with ``dd`` ``dd_takers``); ``None`` keeps the
+        rows in :attr:`MatchResult.rows` instead.
+    overwrite : bool
+        Replace an existing ``out``.
+    chunk_size : int, optional
+        Deals per kernel call and row group (default 65,536; 32 with ``dd``).
+    progress : bool, optional
+        Progress bar on stderr (default: when stderr is a terminal).
+
+    Returns
+    -------
+    MatchResult
+        Differences, their mean with a 95 % interval, won/tied/lost shares, per-player
+        statistics (:meth:`MatchResult.to_json`, :meth:`MatchResult.text`).
+
+    Raises
+    ------
+    InputError
+        For a bad spec or argument, an existing ``out`` without ``overwrite`` or an
+        unwritable path; nothing is written then.
+    """
+    deals = positive_int(deals, "deals")
+    ka, oa = parse_player_spec(a)
+    kb, ob = parse_player_spec(b)
+    names = (spec_name(ka, oa), spec_name(kb, ob))
+    if not isinstance(dd, bool):
+        raise InputError(f"dd must be True or False, got {dd!r}")
+    fields = _run_plan(deals, seed, profile, (ka, kb), threads, chunk_size, (oa, ob),
+                       DD_CHUNK if dd else DEFAULT_CHUNK)
+    fields["players"] = names
+    plan = _MatchPlan(**fields, overrides=(oa, ob), dd=dd)
+    path = None if out is None else _check_out(out, overwrite, default=False)
+    res = _run(plan, path, progress)
+    if isinstance(res, pd.DataFrame):
+        result = res.attrs.pop("summary")
+        result.rows = res
+    else:
+        result = res
+    result.dd = dd
+    result.finish()
+    return result
