@@ -68,13 +68,16 @@ MAX_CAP = 8          # a seat holds at most 8 cards
 W_SHAPE = (5, MAX_CAP + 1, MAX_CAP + 1)
 
 
+# n! for n = 0..8 (a seat holds at most 8 cards).
+_FACTORIALS = np.array([1, 1, 2, 6, 24, 120, 720, 5040, 40320], dtype=np.int64)
+
+
 @njit(cache=True, inline="always")
 def _fact(n):
-    """``n!`` as ``int64`` for ``0 <= n <= 8``."""
-    f = np.int64(1)
-    for k in range(2, n + 1):
-        f *= k
-    return f
+    """``n!`` as ``int64`` for ``0 <= n <= 8`` (table lookup: the auction filter of
+    :mod:`.auction_filter` draws millions of deals and the sampler computes several
+    multinomials per suit)."""
+    return _FACTORIALS[n]
 
 
 @njit(cache=True, inline="always")
@@ -307,13 +310,29 @@ def made_at_levels(pc, taker_team, kind, levels, prof, made):
         lo = b * block
         hi = min(n, lo + block)
         for j in range(lo, hi):
-            for q in range(2):
-                cpts[q] = pc[PC_CARD_POINTS + q, j]
-                tricks[q] = pc[PC_TRICKS + q, j]
-                ann[q] = pc[PC_ANNOUNCE + q, j]
-                bel[q] = pc[PC_BELOTE + q, j]
-            own = pc[PC_TAKER_TRICKS, j]
             for i in range(levels.shape[0]):
-                # The bidder's own tricks decide a générale (one player takes all 8).
-                made[i, j] = score_donne(taker_team, levels[i], kind, 1, cpts, tricks, ann,
-                                         bel, prof, score, own)
+                made[i, j] = score_played(pc, j, taker_team, levels[i], kind, 1, prof,
+                                          cpts, tricks, ann, bel, score)
+
+
+@njit(cache=True, inline="always")
+def score_played(pc, j, taker_team, level, kind, coinche, prof, cpts, tricks, ann, bel,
+                 score):
+    """Score column ``j`` of a :func:`.batch.play_contracts` output at a given contract.
+
+    Calls :func:`.scoring.score_donne` with the column's tricks, card points,
+    announcements, belote and the bidder's own tricks (which decide a générale), for the
+    contract ``(taker_team, level, kind, coinche)``. Exact for any level and coinche of
+    the kind and taker that were played, because card play reads neither (see
+    :func:`made_at_levels`). ``cpts, tricks, ann, bel`` (``int32[2]``) are scratch;
+    ``score`` (``int32[SCORE_LEN]``) receives the marks and totals. Returns whether the
+    contract is made.
+    """
+    for q in range(2):
+        cpts[q] = pc[PC_CARD_POINTS + q, j]
+        tricks[q] = pc[PC_TRICKS + q, j]
+        ann[q] = pc[PC_ANNOUNCE + q, j]
+        bel[q] = pc[PC_BELOTE + q, j]
+    # The bidder's own tricks decide a générale (one player takes all 8).
+    return score_donne(taker_team, level, kind, coinche, cpts, tricks, ann, bel, prof,
+                       score, pc[PC_TAKER_TRICKS, j])
