@@ -52,6 +52,7 @@ from simcoinche.cards import (
     parse_suit,
     popcount,
 )
+from simcoinche.conditioned import MAX_DRAWS, ObservedAuction, draw_kept, parse_auction
 from simcoinche.errors import InputError
 from simcoinche.profiles import Profile, get_profile
 from simcoinche.stats import wilson_interval
@@ -331,6 +332,13 @@ class OddsResult:
     seed: int
     kinds: list[KindOdds]
     seconds: float = 0.0
+    auction: ObservedAuction | None = None   # the auction read, if any
+    draws: int = 0                           # deals drawn to keep ``samples`` of them
+
+    @property
+    def acceptance(self) -> float:
+        """Share of the drawn deals kept by the auction filter (1 without an auction)."""
+        return self.samples / self.draws if self.draws else 1.0
 
     def kind(self, name: str | int) -> KindOdds:
         """The odds of one contract kind (``"H"`` or ``1``)."""
@@ -355,8 +363,10 @@ class OddsResult:
         Keys: ``hand`` (cards), ``seat``, ``dealer``, ``profile``, ``players``,
         ``samples``, ``seed``, ``constraints`` (``give``: seat → cards, ``void``: seat →
         suits), ``consistent_deals`` (exact count), ``interval`` (its method),
-        ``seconds``, and ``contracts``: one object per kind with ``trump`` (S H D C SA
-        TA), ``takers_total`` (``mean``, ``sd``, ``quantiles`` in percent → value,
+        ``seconds``, ``auction`` (the tokens read, or null), ``acceptance`` (kept /
+        drawn deals), ``draws``, ``effective_samples`` (the kept deals are independent
+        draws: their number), and ``contracts``: one object per kind with ``trump`` (S H
+        D C SA TA), ``takers_total`` (``mean``, ``sd``, ``quantiles`` in percent → value,
         ``histogram`` with ``bin_width``, ``start``, ``counts``), ``all_tricks`` (deals
         in which the takers won every trick) and ``levels``: per bid ``bid`` (token such
         as ``100H``), ``value``, ``made``, ``n``, ``p``, ``low``, ``high``.
@@ -378,6 +388,10 @@ class OddsResult:
             "consistent_deals": d.n_deals,
             "interval": "Wilson 95 %",
             "seconds": round(self.seconds, 3),
+            "auction": None if self.auction is None else self.auction.tokens,
+            "acceptance": self.acceptance,
+            "draws": self.draws,
+            "effective_samples": self.samples,
             "contracts": [{
                 "trump": ko.name,
                 "takers_total": ko.total_summary(),
@@ -399,6 +413,11 @@ class OddsResult:
                  f"uniformly among {d.n_deals:,} consistent deals"
                  + (f" [{cons[1]}]" if len(cons) > 1 else "")
                  + f"; {self.seconds:.1f} s",
+                 *([] if self.auction is None else [
+                     f"auction {self.auction.describe()}: kept {self.samples:,} of "
+                     f"{self.draws:,} drawn deals (acceptance {100 * self.acceptance:.3g} %, "
+                     f"effective sample size {self.samples:,}) on which the model players "
+                     f"({self.players[0]},{self.players[1]}) bid as they did"]),
                  "P(made) in % with its Wilson 95 % interval; takers' total T_t = card "
                  "points + announcements + belote"]
         w = 22
@@ -496,7 +515,7 @@ def _progress(total: int, enabled: bool | None):
                 file=sys.stderr, dynamic_ncols=True)
 
 
-def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = None,
+def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int | None = None,
          trump: str | int | Iterable[str | int] | None = None,
          samples: int = DEFAULT_SAMPLES, seed: int = 0,
          give: Mapping[Any, Any] | Iterable[Any] | None = None,
@@ -504,17 +523,20 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
          profile: str | Profile | None = "federal",
          players: str | Sequence[str] | None = "heuristic",
          params: Sequence[Mapping[str, float] | None] | None = None,
-         threads: int | None = None, progress: bool | None = None) -> OddsResult:
+         threads: int | None = None, progress: bool | None = None,
+         auction: str | Iterable[str] | None = None,
+         max_draws: int = MAX_DRAWS) -> OddsResult:
     """Odds of a hand: P(made) of every contract kind and bid level, by exact dealing.
 
     Parameters
     ----------
     hand : str, list of str or int
         The taker's 8 cards.
-    seat : int
-        The taker's seat (default 0).
+    seat : int, optional
+        The taker's seat (default 0; with an auction and a dealer: the next speaker).
     dealer : int, optional
-        Dealer seat; default ``(seat + 3) % 4`` so that the taker leads the first trick.
+        Dealer seat; default ``(seat + 3) % 4`` so that the taker leads the first trick
+        (with an auction: the dealer that makes ``seat`` the next speaker).
     trump : str, int or iterable, optional
         Contract kinds to play (``"H"``, ``"S,H"``, ``"SA"``); default every kind of the
         profile.
@@ -535,6 +557,15 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
         Worker threads (default all); results do not depend on it.
     progress : bool, optional
         Progress bar on stderr (default: when stderr is a terminal).
+    auction : str or iterable of str, optional
+        The auction so far (``"pass 80H 90S"``, tokens as in ``simcoinche score``); the
+        hand's seat must be the next speaker. Deals are then kept only when the model
+        bidders (``players``, ``params``) at the other seats would have made exactly
+        these actions (:mod:`simcoinche.conditioned`); ``""`` keeps every deal (the
+        same deals and result as no auction).
+    max_draws : int
+        With an auction: the most deals drawn to keep ``samples`` of them; beyond it
+        an InputError suggests fewer samples.
 
     Returns
     -------
@@ -555,7 +586,11 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
     from simcoinche.simulation import check_seed, check_threads, positive_int, team_players
 
     prof = get_profile(profile)
-    d = deals(hand, seat, give, void)
+    observed = None
+    if auction is not None:
+        observed = parse_auction(auction, prof, seat, dealer)
+        seat, dealer = observed.seat, observed.dealer
+    d = deals(hand, 0 if seat is None else seat, give, void)
     dealer = (d.seat + 3) % 4 if dealer is None else _seat(dealer, "dealer")
     kinds = _parse_kinds(trump, prof)
     samples = positive_int(samples, "samples")
@@ -579,11 +614,19 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
     totals = {k: np.empty(samples, dtype=np.int32) for k in kinds}
     capots = dict.fromkeys(kinds, 0)
     key = np.uint64(seed_key(np.uint64(seed)))
+    kept = None
     try:
+        if observed is not None:
+            kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
+                             progress=progress)
         with _progress(samples * len(kinds), progress) as bar:
             for start in range(0, samples, chunk):
                 k_n = min(chunk, samples - start)
-                hands = d.sample(k_n, seed, start)
+                if kept is not None:
+                    # The kept deals in order (an empty auction keeps every deal).
+                    hands = np.ascontiguousarray(kept.hands[start:start + k_n])
+                else:
+                    hands = d.sample(k_n, seed, start)
                 fixed = {
                     "dealer": np.full(k_n, dealer, dtype=np.int8),
                     "taker": np.full(k_n, d.seat, dtype=np.int8),
@@ -614,4 +657,4 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
                         float(low[i]), float(high[i])) for i in range(len(labels))]
         result.append(KindOdds(k, totals[k], capots[k], lv))
     return OddsResult(d, dealer, prof.name, (pk[0].name, pk[1].name), samples, seed,
-                      result, seconds)
+                      result, seconds, observed, samples if kept is None else kept.draws)
