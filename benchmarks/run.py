@@ -222,7 +222,7 @@ def bench_invariants(res: Results, quick: bool) -> None:
 
 def bench_odds(res: Results, quick: bool, repeats: int) -> None:
     """Warm ``simcoinche odds``: in process and the whole command in a fresh process."""
-    from simcoinche.odds import odds
+    from simcoinche.hand_odds import odds
 
     hand = "JH 9H AH TH KS 7C 8D AD"
     samples = _size("odds_samples", quick)

@@ -1,9 +1,9 @@
 """Deals conditioned on an auction: what the other players bid says about their cards.
 
-``odds(hand, auction="80H 90S")`` and :func:`simcoinche.advise.advise` draw the unseen
+``odds(hand, auction="80H 90S")`` and :func:`simcoinche.advisor.advise` draw the unseen
 cards in two steps:
 
-1. exactly as :func:`simcoinche.odds.deals` does (uniform among the deals consistent with
+1. exactly as :func:`simcoinche.hand_odds.deals` does (uniform among the deals consistent with
    the hand, ``give`` and ``void``; deal ``i`` of a seed is always the same);
 2. keep deal ``i`` only if the model bidders (``players``, with their parameters) seated
    at the other seats would have made exactly the observed actions — the player's own
@@ -124,7 +124,7 @@ def parse_auction(auction: str | Iterable[str], profile: str | Profile | None = 
         An unknown token, an illegal action (naming it, its seat and why), an auction
         that is already over, or a seat that is not the next speaker.
     """
-    from simcoinche.odds import _seat
+    from simcoinche.hand_odds import _seat
     from simcoinche.reference import Auction, IllegalAction
 
     prof = get_profile(profile)
@@ -210,7 +210,7 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
 
     Parameters
     ----------
-    d : simcoinche.odds.Deals
+    d : simcoinche.hand_odds.Deals
         The constraints and the exact sampler.
     auction : ObservedAuction
     n : int

@@ -1,11 +1,11 @@
 """Kernels that read an auction: keep the deals the model bidders agree with, continue it.
 
 Used by ``simcoinche odds --auction`` and ``simcoinche advise``
-(:mod:`simcoinche.conditioned`, :mod:`simcoinche.advise`).
+(:mod:`simcoinche.conditioned`, :mod:`simcoinche.advisor`).
 
 Rejection filter (:func:`filter_deals`)
 ---------------------------------------
-Deal ``i`` of the run is drawn exactly as :meth:`simcoinche.odds.Deals.sample` draws it
+Deal ``i`` of the run is drawn exactly as :meth:`simcoinche.hand_odds.Deals.sample` draws it
 (:func:`.sampler.sample_one` on stream ``donne_key(run_key, start + i)`` at counter
 ``STREAM_DEAL``), so with an empty auction the deals are those of ``odds``. Then the
 observed auction is replayed from its first action: at every *modelled* seat the model

@@ -48,7 +48,7 @@ from simcoinche.actions import COINCHE, PASS, SURCOINCHE, bid_code, format_actio
 from simcoinche.cards import format_mask
 from simcoinche.conditioned import MAX_DRAWS, ObservedAuction, draw_kept, parse_auction
 from simcoinche.errors import InputError
-from simcoinche.odds import Deals, check_level, deals
+from simcoinche.hand_odds import Deals, check_level, deals
 from simcoinche.profiles import Profile, get_profile
 
 DEFAULT_SAMPLES = 10_000
@@ -290,7 +290,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
         Deals kept (every action is evaluated on all of them).
     seed : int
     give, void : optional
-        Constraints on the unseen cards (:func:`simcoinche.odds.deals`).
+        Constraints on the unseen cards (:func:`simcoinche.hand_odds.deals`).
     profile : str or Profile
     players : str or pair of str
         Model players per team: they explain the auction, continue it and play the cards.
