@@ -154,7 +154,7 @@ def parse_auction(auction: str | Iterable[str], profile: str | Profile | None = 
             auc.apply(code)
         except IllegalAction as exc:
             raise InputError(f"illegal auction {text!r}: action {k + 1} ({tokens[k]}) by "
-                             f"seat {(dealer + 1 + k) % 4}: {exc.args[1]}") from None
+                             f"seat {(dealer + 1 + k) % 4}: {exc.text}") from None
     if auc.status != "running":
         what = "the contract is fixed" if auc.status == "contract" else "it is passed out"
         raise InputError(f"the auction {text!r} is over ({what}): nothing is left to bid")
