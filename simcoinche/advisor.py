@@ -46,7 +46,13 @@ import numpy as np
 
 from simcoinche.actions import COINCHE, PASS, SURCOINCHE, bid_code, format_action
 from simcoinche.cards import format_mask
-from simcoinche.conditioned import MAX_DRAWS, ObservedAuction, draw_kept, parse_auction
+from simcoinche.conditioned import (
+    MAX_DRAWS,
+    KeptDeals,
+    ObservedAuction,
+    draw_kept,
+    parse_auction,
+)
 from simcoinche.errors import InputError
 from simcoinche.hand_odds import Deals, check_level, deals
 from simcoinche.profiles import Profile, get_profile
@@ -264,6 +270,52 @@ def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
+             cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
+             play_fn: PlayMode = play_heuristic
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Finish the auction after each candidate on each kept deal, play and score it.
+
+    Returns ``contracts`` (``int16[C_LEN, m, n]``, rows ``C_*`` of
+    :mod:`simcoinche._kernels.auction_filter`), ``diff`` (``int32[m, n]``: the player's
+    team's marks minus the opponents') and ``made`` (``int8[m, n]``: 1, 0, or -1 when
+    passed out). Runs on the current numba thread count.
+    """
+    from simcoinche._kernels.auction_filter import (
+        C_KIND,
+        C_LEN,
+        C_TAKER,
+        continue_auctions,
+        score_outcomes,
+    )
+
+    packed = prof.packed
+    m = len(cands)
+    n = kept.n
+    contracts = np.empty((C_LEN, m, n), dtype=np.int16)
+    continue_auctions(run_key, kept.early, np.int64(observed.dealer), observed.array(),
+                      np.int64(len(observed.codes)), np.array(cands, dtype=np.uint8),
+                      codes, rows, packed, contracts)
+    # One play per distinct (deal, taker, kind): card play reads neither the level
+    # nor the coinche, so it serves every action that ends in that contract.
+    taker = contracts[C_TAKER].astype(np.int64)
+    combo = np.where(taker >= 0, np.arange(n)[None, :] * 24 + taker * 6
+                     + contracts[C_KIND], -1)
+    live = combo >= 0
+    uniq, inverse = np.unique(combo[live], return_inverse=True)
+    play_col = np.full((m, n), -1, dtype=np.int64)
+    play_col[live] = inverse
+    deal_of = uniq // 24
+    pc = play_fn(run_key, np.ascontiguousarray(kept.hands[deal_of]), observed.dealer,
+                 ((uniq % 24) // 6).astype(np.int8), (uniq % 6).astype(np.int8),
+                 codes, rows, packed)
+    diff = np.empty((m, n), dtype=np.int32)
+    made = np.empty((m, n), dtype=np.int8)
+    score_outcomes(pc, play_col, contracts, np.int64(observed.seat & 1), packed, diff,
+                   made)
+    return contracts, diff, made
+
+
 def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
            seat: int | None = None, dealer: int | None = None,
            samples: int = DEFAULT_SAMPLES, seed: int = 0,
@@ -317,13 +369,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
         Bad hand, constraints, auction, seat, option, or an auction too unlikely to reach
         ``samples`` deals within ``max_draws`` draws (one line).
     """
-    from simcoinche._kernels.auction_filter import (
-        C_KIND,
-        C_LEN,
-        C_TAKER,
-        continue_auctions,
-        score_outcomes,
-    )
+    from simcoinche._kernels.auction_filter import C_TAKER
     from simcoinche._kernels.rng import seed_key
     from simcoinche.simulation import check_seed, check_threads, positive_int, team_players
 
@@ -338,7 +384,6 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     cands = candidate_actions(observed, _max_level(max_bid, prof))
     m = len(cands)
     team = observed.seat & 1
-    packed = prof.packed
     key = np.uint64(seed_key(np.uint64(seed)))
 
     previous = numba.get_num_threads()
@@ -347,31 +392,14 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     try:
         kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
                          progress=progress)
-        n = kept.n
-        contracts = np.empty((C_LEN, m, n), dtype=np.int16)
-        continue_auctions(key, kept.early, np.int64(observed.dealer), observed.array(),
-                          np.int64(len(observed.codes)), np.array(cands, dtype=np.uint8),
-                          codes, rows, packed, contracts)
-        # One play per distinct (deal, taker, kind): card play reads neither the level
-        # nor the coinche, so it serves every action that ends in that contract.
-        taker = contracts[C_TAKER].astype(np.int64)
-        combo = np.where(taker >= 0, np.arange(n)[None, :] * 24 + taker * 6
-                         + contracts[C_KIND], -1)
-        live = combo >= 0
-        uniq, inverse = np.unique(combo[live], return_inverse=True)
-        play_col = np.full((m, n), -1, dtype=np.int64)
-        play_col[live] = inverse
-        deal_of = uniq // 24
-        pc = play_fn(key, np.ascontiguousarray(kept.hands[deal_of]), observed.dealer,
-                     ((uniq % 24) // 6).astype(np.int8), (uniq % 6).astype(np.int8),
-                     codes, rows, packed)
-        diff = np.empty((m, n), dtype=np.int32)
-        made = np.empty((m, n), dtype=np.int8)
-        score_outcomes(pc, play_col, contracts, np.int64(team), packed, diff, made)
+        contracts, diff, made = evaluate(key, kept, observed, cands, codes, rows, prof,
+                                         play_fn)
     finally:
         numba.set_num_threads(previous)
     seconds = time.perf_counter() - t0
 
+    n = kept.n
+    taker = contracts[C_TAKER].astype(np.int64)
     evs = diff.mean(axis=1)
     best = int(np.argmax(evs))
     values = []
