@@ -22,7 +22,8 @@ from simcoinche._kernels.auction import (
 )
 from simcoinche._kernels.auction_filter import C_COINCHE, C_KIND, C_LEVEL, C_TAKER
 from simcoinche._kernels.batch import PC_LEN, PC_MADE, PC_MARKS, play_contracts
-from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
+from simcoinche._kernels.donne import MAX_ACTIONS
+from simcoinche._kernels.heuristic import heuristic_action
 from simcoinche._kernels.rng import seed_key
 from simcoinche.actions import COINCHE, PASS, is_bid
 from simcoinche.advisor import candidate_actions, evaluate
@@ -70,7 +71,7 @@ def test_coinche_after_an_opponents_bid_the_hand_defeats():
 
 
 def _continue_in_python(early, observed, action, prof, codes, rows):
-    """The rest of the auction, seat by seat, with the simulator's ``choose_action``."""
+    """The rest of the auction, seat by seat, with the heuristic bidder's entry point."""
     st = np.zeros(4, dtype=np.uint64)
     state = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
     actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
@@ -81,8 +82,8 @@ def _continue_in_python(early, observed, action, prof, codes, rows):
     na = len(observed.codes) + 1
     while state[A_STATUS] == 0:
         seat = state[A_TO_SPEAK]
-        a = choose_action(codes[seat & 1], np.uint32(early[seat]), state, actions, na, rows,
-                          seat & 1, prof.packed, st)
+        a = heuristic_action(np.uint32(early[seat]), state, actions, na, rows, seat & 1,
+                             prof.packed, st)
         if auction_apply(state, a, prof.packed) != 0:
             a = PASS
             auction_apply(state, a, prof.packed)

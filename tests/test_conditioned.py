@@ -17,7 +17,8 @@ from test_sampler import brute_force_deals, chi2, chi2_critical
 
 from simcoinche import odds
 from simcoinche._kernels.auction import AUCTION_STATE_LEN, auction_apply, auction_start
-from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
+from simcoinche._kernels.donne import MAX_ACTIONS
+from simcoinche._kernels.heuristic import heuristic_action
 from simcoinche.cli import main
 from simcoinche.conditioned import draw_kept, parse_auction
 from simcoinche.errors import InputError
@@ -35,12 +36,12 @@ def _model(players="heuristic"):
     return codes, rows
 
 
-def model_says(early, auction, profile="federal", players="heuristic", skip=()):
-    """Replay ``auction`` seat by seat, asking the model bidder (the simulator's
-    ``choose_action``, called from Python) at every seat but the player's and ``skip``:
-    True when each of them makes the observed action."""
+def model_says(early, auction, profile="federal", skip=()):
+    """Replay ``auction`` seat by seat, asking the heuristic bidder (its entry point
+    ``heuristic_action``, called from Python) at every seat but the player's and
+    ``skip``: True when each of them makes the observed action."""
     prof = get_profile(profile)
-    codes, rows = _model(players)
+    _, rows = _model()
     state = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
     actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
     st = np.zeros(4, dtype=np.uint64)
@@ -48,8 +49,8 @@ def model_says(early, auction, profile="federal", players="heuristic", skip=()):
     for k, code in enumerate(auction.codes):
         seat = auction.speaker(k)
         if seat != auction.seat and seat not in skip:
-            said = choose_action(codes[seat & 1], np.uint32(early[seat]), state, actions, k,
-                                 rows, seat & 1, prof.packed, st)
+            said = heuristic_action(np.uint32(early[seat]), state, actions, k, rows,
+                                    seat & 1, prof.packed, st)
             if said != code:
                 return False
         assert auction_apply(state, code, prof.packed) == 0

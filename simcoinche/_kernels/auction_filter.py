@@ -45,11 +45,12 @@ from simcoinche._kernels.auction import (
     A_STATUS,
     A_TO_SPEAK,
     AUCTION_STATE_LEN,
+    auction_apply,
+    auction_check,
     auction_start,
 )
 from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
 from simcoinche._kernels.layout import P_AUCTION_CARDS
-from simcoinche._kernels.players import auction_apply_inline, auction_check_inline
 from simcoinche._kernels.rng import (
     RNG_STATE_LEN,
     STREAM_DEAL,
@@ -85,6 +86,42 @@ def auction_view(hand, n_cards, st):
 
 
 @njit(cache=True)
+def model_action(code, hand, astate, actions, n_actions, params, row, prof, st):
+    """The model bidder's action, as :func:`.donne.play_one` takes it.
+
+    :func:`.donne.choose_action` (the simulator's dispatch to the player kernels) for a
+    player of kind ``code`` holding ``hand`` (``uint32``) with the public auction
+    (``astate``, the first ``n_actions`` codes of ``actions``); an illegal answer is
+    replaced by a pass, as ``play_one`` does. Compiled once (not inlined) and shared by
+    the filter and the continuation: their cost is the bidders' own evaluation.
+    """
+    a = choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
+    if auction_check(astate, a, prof) != 0:
+        # A player may only make legal calls; passing is always allowed.
+        return 0
+    return a
+
+
+@njit(cache=True)
+def finish_auction(hands, astate, actions, n_actions, codes, params, prof, st):
+    """Let the model bidders speak until the auction is over; returns the action count.
+
+    ``hands`` (``uint32[4]``): the cards each seat holds at the auction; ``astate`` and
+    ``actions`` (``n_actions`` codes so far) are updated in place.
+    """
+    na = n_actions
+    while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
+        seat = astate[A_TO_SPEAK]
+        team = seat & 1
+        a = model_action(codes[team], hands[seat], astate, actions, na, params, team, prof,
+                         st)
+        auction_apply(astate, a, prof)
+        actions[na] = a
+        na += 1
+    return na
+
+
+@njit(cache=True)
 def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof, st,
                    astate, actions):
     """Replay the observed auction; True when every modelled seat's bidder agrees.
@@ -115,14 +152,10 @@ def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof
         a = observed[k]
         if (modelled >> seat) & 1:
             team = seat & 1
-            m = choose_action(codes[team], early[seat], astate, actions, k, params, team,
-                              prof, st)
-            if auction_check_inline(astate, m, prof) != 0:
-                # As in play_one: an illegal call is replaced by a pass.
-                m = 0
-            if m != a:
+            if model_action(codes[team], early[seat], astate, actions, k, params, team,
+                            prof, st) != a:
                 return False
-        auction_apply_inline(astate, a, prof)
+        auction_apply(astate, a, prof)
         actions[k] = a
     return True
 
@@ -219,27 +252,16 @@ def continue_auctions(run_key, early, dealer, observed, n_obs, candidates, codes
                 hand4[s] = early[j, s]
             auction_start(base, dealer)
             for k in range(n_obs):
-                auction_apply_inline(base, observed[k], prof)
+                auction_apply(base, observed[k], prof)
                 actions[k] = observed[k]
             key = donne_key(run_key, j)
             for c in range(m):
                 rng_seed(st, key, STREAM_CONTINUE)
                 for q in range(AUCTION_STATE_LEN):
                     astate[q] = base[q]
-                auction_apply_inline(astate, candidates[c], prof)
+                auction_apply(astate, candidates[c], prof)
                 actions[n_obs] = candidates[c]
-                na = n_obs + 1
-                while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
-                    seat = astate[A_TO_SPEAK]
-                    team = seat & 1
-                    a = choose_action(codes[team], hand4[seat], astate, actions, na, params,
-                                      team, prof, st)
-                    if auction_apply_inline(astate, a, prof) != 0:
-                        # As in play_one: an illegal call is replaced by a pass.
-                        a = 0
-                        auction_apply_inline(astate, a, prof)
-                    actions[na] = a
-                    na += 1
+                finish_auction(hand4, astate, actions, n_obs + 1, codes, params, prof, st)
                 if astate[A_STATUS] == 1:
                     out[C_TAKER, c, j] = astate[A_BIDDER]
                     out[C_LEVEL, c, j] = astate[A_LEVEL]
@@ -253,9 +275,12 @@ def continue_auctions(run_key, early, dealer, observed, n_obs, candidates, codes
                     out[C_COINCHE, c, j] = 0
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def score_outcomes(pc, play_col, contracts, team, prof, diff, made):
     """Marks of every (candidate, deal) from the plays of its final contract.
+
+    One thread: a scoring costs tens of nanoseconds, far less than the auctions and the
+    plays before it, and a serial kernel compiles in a fraction of a parallel one's time.
 
     Parameters
     ----------
@@ -277,26 +302,23 @@ def score_outcomes(pc, play_col, contracts, team, prof, diff, made):
     """
     m = play_col.shape[0]
     n = play_col.shape[1]
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        cpts = np.zeros(2, dtype=np.int32)
-        tricks = np.zeros(2, dtype=np.int32)
-        ann = np.zeros(2, dtype=np.int32)
-        bel = np.zeros(2, dtype=np.int32)
-        score = np.zeros(SCORE_LEN, dtype=np.int32)
-        lo = b * BLOCK
-        hi = min(n, lo + BLOCK)
-        for j in range(lo, hi):
-            for c in range(m):
-                col = play_col[c, j]
-                if col < 0:
-                    diff[c, j] = 0
-                    made[c, j] = -1
-                    continue
-                taker = np.int64(contracts[C_TAKER, c, j])
-                ok = score_played(pc, col, taker & 1, np.int64(contracts[C_LEVEL, c, j]),
-                                  np.int64(contracts[C_KIND, c, j]),
-                                  np.int64(contracts[C_COINCHE, c, j]), prof, cpts, tricks,
-                                  ann, bel, score)
-                diff[c, j] = score[S_MARK0 + team] - score[S_MARK0 + 1 - team]
-                made[c, j] = 1 if ok else 0
+    cpts = np.zeros(2, dtype=np.int32)
+    tricks = np.zeros(2, dtype=np.int32)
+    ann = np.zeros(2, dtype=np.int32)
+    bel = np.zeros(2, dtype=np.int32)
+    score = np.zeros(SCORE_LEN, dtype=np.int32)
+    for j in range(n):
+        for c in range(m):
+            col = play_col[c, j]
+            if col < 0:
+                # Passed out: nobody scores.
+                diff[c, j] = 0
+                made[c, j] = -1
+                continue
+            taker = np.int64(contracts[C_TAKER, c, j])
+            ok = score_played(pc, col, taker & 1, np.int64(contracts[C_LEVEL, c, j]),
+                              np.int64(contracts[C_KIND, c, j]),
+                              np.int64(contracts[C_COINCHE, c, j]), prof, cpts, tricks, ann,
+                              bel, score)
+            diff[c, j] = score[S_MARK0 + team] - score[S_MARK0 + 1 - team]
+            made[c, j] = 1 if ok else 0
