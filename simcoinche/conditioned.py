@@ -253,7 +253,7 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
             early = np.empty((size, 4), dtype=np.uint32)
             keep = np.empty(size, dtype=np.uint8)
             filter_deals(key, np.int64(drawn), np.int64(size), d.known, d.free, d.seats,
-                         d.allow, d.caps, d.table, np.int64(auction.dealer), observed,
+                         d.caps, d.table, d.cum, d.pick, np.int64(auction.dealer), observed,
                          np.int64(len(auction.codes)), np.int64(modelled), codes, rows,
                          prof.packed, hands, early, keep)
             idx = np.flatnonzero(keep)[:n - kept]

@@ -40,7 +40,14 @@ import numba
 import numpy as np
 
 from simcoinche._kernels.rng import seed_key
-from simcoinche._kernels.sampler import W_SHAPE, completion_table, sample_deals
+from simcoinche._kernels.sampler import (
+    CUM_SHAPE,
+    PICK_SHAPE,
+    W_SHAPE,
+    choice_table,
+    completion_table,
+    sample_deals,
+)
 from simcoinche.cards import (
     CONTRACT_KIND_NAMES,
     SUIT_NAMES,
@@ -138,6 +145,8 @@ class Deals:
     allow: np.ndarray = field(repr=False, compare=False)
     caps: np.ndarray = field(repr=False, compare=False)
     table: np.ndarray = field(repr=False, compare=False)
+    cum: np.ndarray | None = field(default=None, repr=False, compare=False)
+    pick: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def describe(self) -> str:
         """One line naming the constraints (for messages and reports)."""
@@ -157,7 +166,7 @@ class Deals:
         if n:
             key = np.uint64(seed_key(np.uint64(seed)))
             sample_deals(key, np.int64(start), np.int64(n), self.known, self.free,
-                         self.seats, self.allow, self.caps, self.table, out)
+                         self.seats, self.caps, self.table, self.cum, self.pick, out)
         return out
 
 
@@ -255,10 +264,13 @@ def deals(hand: str | Iterable[str] | int, seat: int = 0,
                      dtype=np.uint8)
     table = np.zeros(W_SHAPE, dtype=np.int64)
     n_deals = int(completion_table(counts, allow, caps, table))
+    cum = np.zeros(CUM_SHAPE, dtype=np.int64)
+    pick = np.zeros(PICK_SHAPE, dtype=np.int8)
+    choice_table(counts, allow, table, cum, pick)
     result = Deals(seat, mask, tuple(given), tuple(voids), n_deals,
                    known=np.array(given, dtype=np.uint32), free=free,
                    seats=np.array(others, dtype=np.int64), allow=allow, caps=caps,
-                   table=table)
+                   table=table, cum=cum, pick=pick)
     if n_deals == 0:
         raise InputError("no deal is consistent with the constraints: " + result.describe())
     return result

@@ -161,7 +161,7 @@ def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def filter_deals(run_key, start, n, known, free, seats, allow, caps, w,
+def filter_deals(run_key, start, n, known, free, seats, caps, w, cum, pick,
                  dealer, observed, n_obs, modelled, codes, params, prof,
                  hands_out, early_out, keep):
     """Draw deals ``start .. start+n-1`` and keep those the model bidders agree with.
@@ -172,7 +172,7 @@ def filter_deals(run_key, start, n, known, free, seats, allow, caps, w,
         :func:`.rng.seed_key` of the seed.
     start, n : int64
         First deal index and number of deals.
-    known, free, seats, allow, caps, w
+    known, free, seats, caps, w, cum, pick
         The sampler's arrays (:func:`.sampler.sample_one`).
     dealer, observed, n_obs, modelled, codes, params, prof
         As for :func:`replay_matches`.
@@ -197,7 +197,7 @@ def filter_deals(run_key, start, n, known, free, seats, allow, caps, w,
         for i in range(lo, hi):
             key = donne_key(run_key, start + i)
             rng_seed(st, key, STREAM_DEAL)
-            sample_one(st, known, free, seats, allow, caps, w, perm, hands)
+            sample_one(st, known, free, seats, caps, w, cum, pick, perm, hands)
             rng_seed(st, key, STREAM_FILTER)
             for s in range(4):
                 early[s] = auction_view(hands[s], n_auc, st)

@@ -31,7 +31,10 @@ the suits in order: for suit ``s`` pick ``(ka, kb, kc)`` with probability
 ``multinomial · W[s+1, ca-ka, cb-kb] / W[s, ca, cb]`` (an exact integer draw below
 ``W[s, ca, cb]``), then give the suit's free cards to the chosen slots in a uniformly
 random order. Each consistent deal has probability exactly ``1 / W[0, cap_a, cap_b]``.
-Counts fit ``int64`` with room to spare (at most ``24! / 8!^3 ≈ 9.5e9``).
+Counts fit ``int64`` with room to spare (at most ``24! / 8!^3 ≈ 9.5e9``). The choices
+of every state, in the order they are tried, and their cumulative weights are tabulated
+once per set of constraints (:func:`choice_table`), so a draw only compares integers (the
+auction filter of :mod:`.auction_filter` draws millions of deals).
 
 Random numbers
 --------------
@@ -66,6 +69,9 @@ from simcoinche._kernels.scoring import SCORE_LEN, score_donne
 
 MAX_CAP = 8          # a seat holds at most 8 cards
 W_SHAPE = (5, MAX_CAP + 1, MAX_CAP + 1)
+MAX_CHOICES = 45     # splits (ka, kb, kc) of at most 8 cards: ka + kb <= 8
+CUM_SHAPE = (4, MAX_CAP + 1, MAX_CAP + 1, MAX_CHOICES)
+PICK_SHAPE = (4, MAX_CAP + 1, MAX_CAP + 1, MAX_CHOICES, 2)
 
 
 # n! for n = 0..8 (a seat holds at most 8 cards).
@@ -143,6 +149,56 @@ def completion_table(counts, allow, caps, w):
 
 
 @njit(cache=True)
+def choice_table(counts, allow, w, cum, pick):
+    """Tabulate the choices of every state for :func:`sample_one`.
+
+    Parameters
+    ----------
+    counts, allow
+        As for :func:`completion_table`.
+    w : int64[5, 9, 9]
+        The filled completion table.
+    cum : int64[4, 9, 9, MAX_CHOICES]
+        Output: ``cum[s, ca, cb, k]`` = total weight of the first ``k + 1`` choices of
+        state ``(s, ca, cb)`` — the splits ``(ka, kb, kc)`` of suit ``s`` that leave a
+        completable deal, in the order ``ka`` ascending then ``kb`` ascending, each
+        weighted ``multinomial(n_s; ka, kb, kc) * w[s + 1, ca - ka, cb - kb]``; the last
+        one equals ``w[s, ca, cb]``.
+    pick : int8[4, 9, 9, MAX_CHOICES, 2]
+        Output: ``(ka, kb)`` of each choice.
+    """
+    rest = 0
+    for s in range(3, -1, -1):
+        n = counts[s]
+        rest += n
+        for ca in range(MAX_CAP + 1):
+            for cb in range(MAX_CAP + 1):
+                cc = rest - ca - cb
+                if cc < 0 or cc > MAX_CAP:
+                    continue
+                k = 0
+                acc = np.int64(0)
+                for ka in range(min(n, ca) + 1):
+                    # A seat void in the suit receives none of it.
+                    if ka > 0 and allow[s, 0] == 0:
+                        break
+                    for kb in range(min(n - ka, cb) + 1):
+                        if kb > 0 and allow[s, 1] == 0:
+                            break
+                        kc = n - ka - kb
+                        if kc > cc or (kc > 0 and allow[s, 2] == 0):
+                            continue
+                        sub = w[s + 1, ca - ka, cb - kb]
+                        if sub == 0:
+                            continue
+                        acc += _multinomial(n, ka, kb, kc) * sub
+                        cum[s, ca, cb, k] = acc
+                        pick[s, ca, cb, k, 0] = ka
+                        pick[s, ca, cb, k, 1] = kb
+                        k += 1
+
+
+@njit(cache=True)
 def uniform_below(st, n):
     """Uniform integer in ``0..n-1`` for ``1 <= n < 2**63`` (64-bit draw with rejection)."""
     nn = uint64(n)
@@ -155,7 +211,7 @@ def uniform_below(st, n):
 
 
 @njit(cache=True)
-def sample_one(st, known, free, seats, allow, caps, w, perm, hands):
+def sample_one(st, known, free, seats, caps, w, cum, pick, perm, hands):
     """Draw one consistent deal into ``hands`` with the generator state ``st``.
 
     Parameters
@@ -168,8 +224,10 @@ def sample_one(st, known, free, seats, allow, caps, w, perm, hands):
         Free cards per suit (bitboards; suit ``s`` only has bits in byte ``s``).
     seats : int64[3]
         Seat numbers of the free seats ``a, b, c``.
-    allow, caps, w
-        As for :func:`completion_table` (``w`` already filled).
+    caps : int64[3]
+        As for :func:`completion_table`.
+    w, cum, pick
+        The tables of :func:`completion_table` and :func:`choice_table`.
     perm : int64[8]
         Scratch.
     hands : uint32[4]
@@ -179,38 +237,18 @@ def sample_one(st, known, free, seats, allow, caps, w, perm, hands):
         hands[s] = known[s]
     ca = caps[0]
     cb = caps[1]
-    rest = caps[0] + caps[1] + caps[2]
     for s in range(4):
         m = free[s]
         n = popcount32(m)
-        cc = rest - ca - cb
         # Choose how many of the suit's free cards each seat gets, weighted by the
-        # number of deals each choice leaves.
+        # number of deals each choice leaves: the first choice whose cumulative weight
+        # exceeds a uniform draw below the state's total.
         r = uniform_below(st, w[s, ca, cb])
-        pa = 0
-        pb = 0
-        done = False
-        for ka in range(min(n, ca) + 1):
-            if ka > 0 and allow[s, 0] == 0:
-                break
-            for kb in range(min(n - ka, cb) + 1):
-                if kb > 0 and allow[s, 1] == 0:
-                    break
-                kc = n - ka - kb
-                if kc > cc or (kc > 0 and allow[s, 2] == 0):
-                    continue
-                sub = w[s + 1, ca - ka, cb - kb]
-                if sub == 0:
-                    continue
-                weight = _multinomial(n, ka, kb, kc) * sub
-                if r < weight:
-                    pa = ka
-                    pb = kb
-                    done = True
-                    break
-                r -= weight
-            if done:
-                break
+        k = 0
+        while r >= cum[s, ca, cb, k]:
+            k += 1
+        pa = np.int64(pick[s, ca, cb, k, 0])
+        pb = np.int64(pick[s, ca, cb, k, 1])
         # Uniform order of the suit's free cards (Fisher–Yates), then slots a, b, c.
         for k in range(n):
             perm[k] = nth_bit(m, k)
@@ -229,11 +267,10 @@ def sample_one(st, known, free, seats, allow, caps, w, perm, hands):
             hands[seat] |= np.uint32(1) << np.uint32(perm[k])
         ca -= pa
         cb -= pb
-        rest -= n
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def sample_deals(run_key, start, n, known, free, seats, allow, caps, w, out):
+def sample_deals(run_key, start, n, known, free, seats, caps, w, cum, pick, out):
     """Draw deals ``start .. start+n-1`` of the run ``run_key`` into ``out[0..n-1]``.
 
     Parameters
@@ -244,7 +281,7 @@ def sample_deals(run_key, start, n, known, free, seats, allow, caps, w, out):
         Index of the first deal (its stream: ``donne_key(run_key, start + i)``).
     n : int64
         Number of deals.
-    known, free, seats, allow, caps, w
+    known, free, seats, caps, w, cum, pick
         As for :func:`sample_one`.
     out : uint32[n, 4]
         Output hands, one row per deal (bitboards, bit ``suit * 8 + rank``).
@@ -259,7 +296,7 @@ def sample_deals(run_key, start, n, known, free, seats, allow, caps, w, out):
         hi = min(n, lo + block)
         for i in range(lo, hi):
             rng_seed(st, donne_key(run_key, start + i), STREAM_DEAL)
-            sample_one(st, known, free, seats, allow, caps, w, perm, hands)
+            sample_one(st, known, free, seats, caps, w, cum, pick, perm, hands)
             for s in range(4):
                 out[i, s] = hands[s]
 
