@@ -454,9 +454,11 @@ class OddsResult:
         """One-line answer: ``100H by JH 9H …: made in 87.3 % of 10,000 deals [86.6, 87.9]``."""
         ko = self.kind(kind)
         lv = self.level(kind, value)
+        given = ("" if not (self.auction and self.auction.codes) else
+                 f", after {self.auction.describe()}")
         return (f"{lv.label}{ko.name} with {format_mask(self.deals.hand)} (seat "
-                f"{self.deals.seat}, dealer {self.dealer}): made in {100 * lv.p:.1f} % of "
-                f"{lv.n:,} deals (95 % interval {100 * lv.low:.1f}–{100 * lv.high:.1f} %)")
+                f"{self.deals.seat}, dealer {self.dealer}{given}): made in {100 * lv.p:.1f} % "
+                f"of {lv.n:,} deals (95 % interval {100 * lv.low:.1f}–{100 * lv.high:.1f} %)")
 
 
 def _parse_kinds(trump: str | int | Iterable[str | int] | None, profile: Any
