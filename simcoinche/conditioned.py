@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcoinche.actions import format_action, parse_action
+from simcoinche.actions import format_action, parse_actions
 from simcoinche.errors import InputError
 from simcoinche.profiles import Profile, get_profile
 
@@ -129,12 +129,7 @@ def parse_auction(auction: str | Iterable[str], profile: str | Profile | None = 
 
     prof = get_profile(profile)
     tokens = _tokens(auction)
-    codes = []
-    for k, tok in enumerate(tokens):
-        try:
-            codes.append(parse_action(tok, prof))
-        except InputError as exc:
-            raise InputError(f"auction action {k + 1}: {exc}") from None
+    codes = parse_actions(tokens, prof, "auction action {n}")
     n = len(codes)
     if seat is not None:
         seat = _seat(seat, "seat")

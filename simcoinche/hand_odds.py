@@ -44,7 +44,6 @@ from simcoinche._kernels.sampler import (
     CUM_SHAPE,
     PICK_SHAPE,
     W_SHAPE,
-    choice_table,
     completion_table,
     sample_deals,
 )
@@ -263,10 +262,9 @@ def deals(hand: str | Iterable[str] | int, seat: int = 0,
     allow = np.array([[0 if (voids[s] >> k) & 1 else 1 for s in others] for k in range(4)],
                      dtype=np.uint8)
     table = np.zeros(W_SHAPE, dtype=np.int64)
-    n_deals = int(completion_table(counts, allow, caps, table))
     cum = np.zeros(CUM_SHAPE, dtype=np.int64)
     pick = np.zeros(PICK_SHAPE, dtype=np.int8)
-    choice_table(counts, allow, table, cum, pick)
+    n_deals = int(completion_table(counts, allow, caps, table, cum, pick))
     result = Deals(seat, mask, tuple(given), tuple(voids), n_deals,
                    known=np.array(given, dtype=np.uint32), free=free,
                    seats=np.array(others, dtype=np.int64), allow=allow, caps=caps,

@@ -33,7 +33,7 @@ the suits in order: for suit ``s`` pick ``(ka, kb, kc)`` with probability
 random order. Each consistent deal has probability exactly ``1 / W[0, cap_a, cap_b]``.
 Counts fit ``int64`` with room to spare (at most ``24! / 8!^3 ≈ 9.5e9``). The choices
 of every state, in the order they are tried, and their cumulative weights are tabulated
-once per set of constraints (:func:`choice_table`), so a draw only compares integers (the
+once per set of constraints (:func:`completion_table`), so a draw only compares integers (the
 auction filter of :mod:`.auction_filter` draws millions of deals).
 
 Random numbers
@@ -93,8 +93,9 @@ def _multinomial(n, ka, kb, kc):
 
 
 @njit(cache=True)
-def completion_table(counts, allow, caps, w):
-    """Fill the completion-count table ``w`` and return the number of consistent deals.
+def completion_table(counts, allow, caps, w, cum, pick):
+    """Fill the completion-count table ``w`` and the choice tables; return the number of
+    consistent deals.
 
     Parameters
     ----------
@@ -109,6 +110,14 @@ def completion_table(counts, allow, caps, w):
     w : int64[5, 9, 9]
         Output: ``w[s, ca, cb]`` = number of ways to deal the free cards of suits
         ``s..3`` when seats ``a``/``b`` have room ``ca``/``cb`` (seat ``c``: the rest).
+    cum : int64[4, 9, 9, MAX_CHOICES]
+        Output: ``cum[s, ca, cb, k]`` = total weight of the first ``k + 1`` choices of
+        state ``(s, ca, cb)`` — the splits ``(ka, kb, kc)`` of suit ``s`` that leave a
+        completable deal, in the order ``ka`` ascending then ``kb`` ascending, each
+        weighted ``multinomial(n_s; ka, kb, kc) * w[s + 1, ca - ka, cb - kb]``; the last
+        one equals ``w[s, ca, cb]`` (:func:`sample_one` draws from them).
+    pick : int8[4, 9, 9, MAX_CHOICES, 2]
+        Output: ``(ka, kb)`` of each choice.
 
     Returns
     -------
@@ -131,6 +140,7 @@ def completion_table(counts, allow, caps, w):
                 if cc < 0 or cc > MAX_CAP:
                     continue
                 total = np.int64(0)
+                k = 0
                 for ka in range(min(n, ca) + 1):
                     # A seat void in the suit receives none of it.
                     if ka > 0 and allow[s, 0] == 0:
@@ -144,58 +154,12 @@ def completion_table(counts, allow, caps, w):
                         sub = w[s + 1, ca - ka, cb - kb]
                         if sub != 0:
                             total += _multinomial(n, ka, kb, kc) * sub
+                            cum[s, ca, cb, k] = total
+                            pick[s, ca, cb, k, 0] = ka
+                            pick[s, ca, cb, k, 1] = kb
+                            k += 1
                 w[s, ca, cb] = total
     return w[0, caps[0], caps[1]]
-
-
-@njit(cache=True)
-def choice_table(counts, allow, w, cum, pick):
-    """Tabulate the choices of every state for :func:`sample_one`.
-
-    Parameters
-    ----------
-    counts, allow
-        As for :func:`completion_table`.
-    w : int64[5, 9, 9]
-        The filled completion table.
-    cum : int64[4, 9, 9, MAX_CHOICES]
-        Output: ``cum[s, ca, cb, k]`` = total weight of the first ``k + 1`` choices of
-        state ``(s, ca, cb)`` — the splits ``(ka, kb, kc)`` of suit ``s`` that leave a
-        completable deal, in the order ``ka`` ascending then ``kb`` ascending, each
-        weighted ``multinomial(n_s; ka, kb, kc) * w[s + 1, ca - ka, cb - kb]``; the last
-        one equals ``w[s, ca, cb]``.
-    pick : int8[4, 9, 9, MAX_CHOICES, 2]
-        Output: ``(ka, kb)`` of each choice.
-    """
-    rest = 0
-    for s in range(3, -1, -1):
-        n = counts[s]
-        rest += n
-        for ca in range(MAX_CAP + 1):
-            for cb in range(MAX_CAP + 1):
-                cc = rest - ca - cb
-                if cc < 0 or cc > MAX_CAP:
-                    continue
-                k = 0
-                acc = np.int64(0)
-                for ka in range(min(n, ca) + 1):
-                    # A seat void in the suit receives none of it.
-                    if ka > 0 and allow[s, 0] == 0:
-                        break
-                    for kb in range(min(n - ka, cb) + 1):
-                        if kb > 0 and allow[s, 1] == 0:
-                            break
-                        kc = n - ka - kb
-                        if kc > cc or (kc > 0 and allow[s, 2] == 0):
-                            continue
-                        sub = w[s + 1, ca - ka, cb - kb]
-                        if sub == 0:
-                            continue
-                        acc += _multinomial(n, ka, kb, kc) * sub
-                        cum[s, ca, cb, k] = acc
-                        pick[s, ca, cb, k, 0] = ka
-                        pick[s, ca, cb, k, 1] = kb
-                        k += 1
 
 
 @njit(cache=True)
@@ -227,7 +191,7 @@ def sample_one(st, known, free, seats, caps, w, cum, pick, perm, hands):
     caps : int64[3]
         As for :func:`completion_table`.
     w, cum, pick
-        The tables of :func:`completion_table` and :func:`choice_table`.
+        The tables of :func:`completion_table`.
     perm : int64[8]
         Scratch.
     hands : uint32[4]
