@@ -15,7 +15,9 @@
    (:func:`simcoinche._kernels.auction_filter.continue_auctions`), then the final
    contract is played (``play``: ``heuristic`` = the players' own card play, through
    :func:`simcoinche._kernels.batch.play_contracts`) and scored with the profile's rules.
-   A passed-out donne scores nothing.
+   A passed-out donne scores nothing. Where the profile bids on fewer cards
+   (stephanoise: 6), every seat — the player's included, for its later calls — bids on
+   the uniformly random 6 of its 8 cards that the auction filter gave it.
 4. **Common random numbers.** Every action is evaluated on the same deals, and the
    continuation of a deal draws the same random numbers whatever the action; card play
    reads neither the bid level nor the coinche, so one play of each (deal, taker,

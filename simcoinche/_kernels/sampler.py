@@ -60,8 +60,8 @@ from simcoinche._kernels.rng import (
     STREAM_DEAL,
     bounded,
     donne_key,
+    lowest_bit,
     next32,
-    nth_bit,
     popcount32,
     rng_seed,
 )
@@ -167,9 +167,13 @@ def uniform_below(st, n):
     """Uniform integer in ``0..n-1`` for ``1 <= n < 2**63`` (64-bit draw with rejection)."""
     nn = uint64(n)
     # Reject the top 2**64 mod n values so that every residue is equally likely.
-    rem = (uint64(0) - nn) % nn
     while True:
         r = (next32(st) << uint64(32)) | next32(st)
+        if r < uint64(0) - nn:
+            # Below 2**64 - n, hence below 2**64 - (2**64 mod n): accepted, without the
+            # division that computes the remainder (the other case has odds n / 2**64).
+            return np.int64(r % nn)
+        rem = (uint64(0) - nn) % nn
         if rem == uint64(0) or r < uint64(0) - rem:
             return np.int64(r % nn)
 
@@ -213,9 +217,12 @@ def sample_one(st, known, free, seats, caps, w, cum, pick, perm, hands):
             k += 1
         pa = np.int64(pick[s, ca, cb, k, 0])
         pb = np.int64(pick[s, ca, cb, k, 1])
-        # Uniform order of the suit's free cards (Fisher–Yates), then slots a, b, c.
+        # Uniform order of the suit's free cards (Fisher–Yates from ascending order),
+        # then slots a, b, c.
+        rest_m = np.uint64(m)
         for k in range(n):
-            perm[k] = nth_bit(m, k)
+            perm[k] = lowest_bit(rest_m)
+            rest_m &= rest_m - np.uint64(1)
         for k in range(n - 1, 0, -1):
             j = bounded(st, k + 1)
             t = perm[k]
