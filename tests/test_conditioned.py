@@ -241,3 +241,20 @@ def test_cli_bad_input_is_one_line_and_exit_2(command, argv, fragment, capsys):
     err = capsys.readouterr().err
     assert err.startswith("simcoinche: error: ") and fragment in err
     assert err.count("\n") == 1
+
+
+def test_cli_reports_acceptance_and_effective_sample_size(capsys):
+    argv = ["odds", "--hand", HAND, "--auction", "pass 80H", "--seat", "2", "--trump", "H",
+            "--samples", "300", "--seed", "2", "--no-progress"]
+    assert main([*argv, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["auction"] == ["pass", "80H"] and (doc["seat"], doc["dealer"]) == (2, 3)
+    assert doc["effective_samples"] == doc["samples"] == 300
+    assert doc["draws"] > 300 and doc["acceptance"] == pytest.approx(300 / doc["draws"])
+    assert main(argv) == 0
+    table = capsys.readouterr().out
+    assert "auction pass (seat 0), 80H (seat 1): kept 300 of" in table
+    assert "effective sample size 300" in table
+    assert main([*argv, "--level", "100"]) == 0
+    line = capsys.readouterr().out
+    assert "after pass (seat 0), 80H (seat 1)" in line and line.count("\n") == 1
