@@ -18,7 +18,7 @@ import shlex
 import sys
 
 from simcoinche.errors import InputError
-from simcoinche.odds import check_level, odds
+from simcoinche.hand_odds import check_level, odds
 
 DEFAULT_HAND = "JH 9H AH TH KS 7C 8D AD"
 

@@ -11,8 +11,10 @@ Measures (medians of R repeats, min and max kept):
 - end to end (``simulate`` to a Parquet file) on 1 and 2 threads, and the peak RSS of a
   large run in a fresh process;
 - the numba cold start (empty cache) and warm start of ``simcoinche simulate -n 1000``;
-- warm ``simcoinche odds`` with 100,000 samples; the invariants over 1,000,000 donnes per
-  player kind; a local Dask cluster against the single-process engine;
+- warm ``simcoinche odds`` with 100,000 samples; ``odds --auction`` with two prior bids
+  (20,000 kept deals) and ``advise`` (10,000 deals per action), 2 threads; the invariants
+  over 1,000,000 donnes per player kind; a local Dask cluster against the single-process
+  engine;
 - whole parties (``simcoinche parties`` to a Parquet file) per second on 2 threads;
 - the peer engine ``colver`` in the same run, when installed.
 
@@ -53,10 +55,12 @@ SIZES = {
     "dask": (200_000, 10_000_000),
     "odds_samples": (10_000, 100_000),
     "parties": (5_000, 100_000),
+    "auction_kept": (2_000, 20_000),
+    "advise_deals": (1_000, 10_000),
 }
 
 
-ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,invariants,dask,parties,peer"
+ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,advise,invariants,dask,parties,peer"
 
 
 def _size(name: str, quick: bool) -> int:
@@ -224,7 +228,7 @@ def bench_invariants(res: Results, quick: bool) -> None:
 
 def bench_odds(res: Results, quick: bool, repeats: int) -> None:
     """Warm ``simcoinche odds``: in process and the whole command in a fresh process."""
-    from simcoinche.odds import odds
+    from simcoinche.hand_odds import odds
 
     hand = "JH 9H AH TH KS 7C 8D AD"
     samples = _size("odds_samples", quick)
@@ -247,6 +251,66 @@ def bench_odds(res: Results, quick: bool, repeats: int) -> None:
                    f"simcoinche odds --samples {samples:,} in a fresh process, warm cache",
                    lower_is_better=True))
     res.target("warm odds command", "odds.cli_warm", 10, lower_is_better=True)
+
+
+# The README's question: partner (seat 0) opened 80 hearts, the opponent on the right
+# (seat 1) said 90 spades; seat 2 holds this hand and speaks.
+ADVISE_HAND = "AH TH KH AS 7C AD KD 8D"
+ADVISE_AUCTION = "80H 90S"
+
+
+def bench_advise(res: Results, quick: bool, repeats: int) -> None:
+    """Warm ``odds --auction`` (two prior bids) and ``advise``, in process, 2 threads."""
+    from simcoinche import advise, odds
+
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    kept = _size("auction_kept", quick)
+    n_advise = _size("advise_deals", quick)
+    common = {"auction": ADVISE_AUCTION, "seat": 2, "threads": threads, "progress": False}
+    advise(ADVISE_HAND, samples=50, seed=0, **common)   # compile / load the cache
+    odds(ADVISE_HAND, samples=50, seed=0, **common)
+    last: dict[str, object] = {}
+    cpu: dict[str, list[float]] = {"odds": [], "advise": []}
+
+    def timed(fn, key: str, **kw) -> float:
+        # Wall seconds (the figure), and the process's CPU seconds on all threads: on a
+        # shared machine the wall time also counts the other users' load.
+        c0 = time.process_time()
+        t0 = time.perf_counter()
+        last[key] = fn(ADVISE_HAND, seed=1, **kw, **common)
+        wall = time.perf_counter() - t0
+        cpu[key].append(time.process_time() - c0)
+        return wall
+
+    _log(f"warm odds --auction {ADVISE_AUCTION!r}, {kept:,} kept deals, {threads} threads")
+    res.add(Figure("advise.odds_auction", "s",
+                   repeat(lambda: timed(odds, "odds", samples=kept), repeats),
+                   f"odds(auction={ADVISE_AUCTION!r}) of {ADVISE_HAND}, {kept:,} kept deals, "
+                   f"4 trumps, {threads} threads", lower_is_better=True))
+    res.add(Figure("advise.odds_auction.cpu", "s", cpu["odds"],
+                   f"CPU seconds of the same calls, all {threads} threads together (an idle "
+                   f"machine's wall time is about this / {threads})", lower_is_better=True))
+    r = last["odds"]
+    res.notes["odds_auction"] = (f"acceptance {100 * r.acceptance:.3g} % "
+                                 f"({r.draws:,} deals drawn for {r.samples:,} kept)")
+    _log(f"warm advise, {n_advise:,} deals per action, {threads} threads")
+    res.add(Figure("advise.advise", "s",
+                   repeat(lambda: timed(advise, "advise", samples=n_advise), repeats),
+                   f"advise({ADVISE_HAND}, auction={ADVISE_AUCTION!r}), {n_advise:,} deals "
+                   f"for every legal action, heuristic play, {threads} threads",
+                   lower_is_better=True))
+    res.add(Figure("advise.advise.cpu", "s", cpu["advise"],
+                   f"CPU seconds of the same calls, all {threads} threads together",
+                   lower_is_better=True))
+    a = last["advise"]
+    res.notes["advise"] = (f"{len(a.actions)} actions, acceptance {100 * a.acceptance:.3g} %, "
+                           f"best {a.best.action} EV {a.best.ev:+.1f}")
+    res.target("odds --auction, two prior bids, 20,000 kept deals, 2 threads",
+               "advise.odds_auction", 10, lower_is_better=True,
+               note="" if not quick else "quick run: 2,000 kept deals")
+    res.target("advise, 10,000 deals per action, heuristic play, 2 threads",
+               "advise.advise", 30, lower_is_better=True,
+               note="" if not quick else "quick run: 1,000 deals")
 
 
 def bench_dask(res: Results, quick: bool, tmp: Path) -> None:
@@ -342,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     parser.add_argument("--only", default=None,
                         help="comma-separated sections: kernels,donnes,e2e,rss,startup,"
-                             "odds,invariants,dask,parties,peer")
+                             "odds,advise,invariants,dask,parties,peer")
     args = parser.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 5)
     sections = set((args.only or ALL_SECTIONS).split(","))
@@ -361,6 +425,8 @@ def main(argv: list[str] | None = None) -> int:
             bench_startup(res, args.quick, tmp)
         if "odds" in sections:
             bench_odds(res, args.quick, repeats)
+        if "advise" in sections:
+            bench_advise(res, args.quick, repeats)
         if "invariants" in sections:
             bench_invariants(res, args.quick)
         if "dask" in sections:

@@ -8,6 +8,8 @@ Public API:
 - :func:`parties` — play whole parties to the target (:mod:`simcoinche.partie`: the
   chances of winning from any score);
 - :func:`read_results`, :func:`read_metadata` — read a run back;
+- :func:`odds` — P(made) of a hand per contract, optionally given the auction so far;
+- :func:`advise` — expected marks of every legal action now, given the auction;
 - :mod:`simcoinche.profiles` (rule profiles), :mod:`simcoinche.cards` (card encoding),
   :mod:`simcoinche.features`, :mod:`simcoinche.stats`, :mod:`simcoinche.plots` (analysis),
   :mod:`simcoinche.reference` (the readable rules engine), :mod:`simcoinche.verify`.
@@ -17,10 +19,13 @@ __version__ = "0.1.0"
 # Bumped whenever a rule implementation changes what a donne scores (stored in outputs).
 RULES_VERSION = "2"
 
+from simcoinche.advisor import advise  # noqa: E402
 from simcoinche.duplicate import match  # noqa: E402
+from simcoinche.hand_odds import odds  # noqa: E402
 from simcoinche.partie import parties  # noqa: E402
 from simcoinche.results import read_metadata, read_results  # noqa: E402
 from simcoinche.simulation import simulate, simulate_to_file  # noqa: E402
 
-__all__ = ["RULES_VERSION", "__version__", "match", "parties", "read_metadata", "read_results",
+__all__ = ["RULES_VERSION", "__version__", "advise", "match", "odds", "parties",
+           "read_metadata", "read_results",
            "simulate", "simulate_to_file"]

@@ -98,6 +98,26 @@ def parse_action(token: str, profile: Profile | str) -> int:
     return bid_code(profile.bid_values.index(value), _parse_kind(t[digits:], token, profile))
 
 
+def parse_actions(tokens: list[str], profile: Profile | str, where: str = "auction[{i}]"
+                  ) -> list[int]:
+    """Codes of a sequence of tokens (:func:`parse_action` each).
+
+    Raises
+    ------
+    InputError
+        For the first bad token, its message prefixed with ``where`` formatted with the
+        token's index ``i`` (from 0) and position ``n`` (from 1).
+    """
+    profile = get_profile(profile)
+    codes = []
+    for i, tok in enumerate(tokens):
+        try:
+            codes.append(parse_action(tok, profile))
+        except InputError as exc:
+            raise InputError(f"{where.format(i=i, n=i + 1)}: {exc}") from None
+    return codes
+
+
 def format_action(code: int, profile: Profile | str) -> str:
     """Canonical token of an action code (``pass``, ``80H``, ``90SA``, ``capotS``)."""
     profile = get_profile(profile)

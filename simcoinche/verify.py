@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from simcoinche.actions import AUCTION_REASONS, parse_action
+from simcoinche.actions import AUCTION_REASONS, parse_actions
 from simcoinche.cards import (
     CARDS_PER_HAND,
     CONTRACT_KIND_NAMES,
@@ -116,12 +116,7 @@ def _validate(record: dict) -> dict:
         hands.append(cards)
 
     tokens = _list(record["auction"], "auction")
-    codes = []
-    for i, tok in enumerate(tokens):
-        try:
-            codes.append(parse_action(tok, profile))
-        except InputError as exc:
-            raise InputError(f"auction[{i}]: {exc}") from None
+    codes = parse_actions(tokens, profile)
 
     play_in = _list(record["play"], "play")
     if len(play_in) > N_CARDS:

@@ -21,7 +21,7 @@ from simcoinche._kernels.rng import seed_key
 from simcoinche._kernels.sampler import made_at_levels
 from simcoinche.cli import main
 from simcoinche.errors import InputError
-from simcoinche.odds import deals, odds
+from simcoinche.hand_odds import deals, odds
 from simcoinche.players import param_array
 from simcoinche.profiles import get_profile
 

@@ -19,7 +19,7 @@ import pytest
 
 from simcoinche.cards import from_mask, parse_hand
 from simcoinche.errors import InputError
-from simcoinche.odds import deals
+from simcoinche.hand_odds import deals
 
 HAND = "JH 9H AH TH KS 7C 8D AD"
 Z999 = 3.0902

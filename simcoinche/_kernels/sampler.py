@@ -31,7 +31,10 @@ the suits in order: for suit ``s`` pick ``(ka, kb, kc)`` with probability
 ``multinomial · W[s+1, ca-ka, cb-kb] / W[s, ca, cb]`` (an exact integer draw below
 ``W[s, ca, cb]``), then give the suit's free cards to the chosen slots in a uniformly
 random order. Each consistent deal has probability exactly ``1 / W[0, cap_a, cap_b]``.
-Counts fit ``int64`` with room to spare (at most ``24! / 8!^3 ≈ 9.5e9``).
+Counts fit ``int64`` with room to spare (at most ``24! / 8!^3 ≈ 9.5e9``). The choices
+of every state, in the order they are tried, and their cumulative weights are tabulated
+once per set of constraints (:func:`completion_table`), so a draw only compares integers (the
+auction filter of :mod:`.auction_filter` draws millions of deals).
 
 Random numbers
 --------------
@@ -57,8 +60,8 @@ from simcoinche._kernels.rng import (
     STREAM_DEAL,
     bounded,
     donne_key,
+    lowest_bit,
     next32,
-    nth_bit,
     popcount32,
     rng_seed,
 )
@@ -66,15 +69,21 @@ from simcoinche._kernels.scoring import SCORE_LEN, score_donne
 
 MAX_CAP = 8          # a seat holds at most 8 cards
 W_SHAPE = (5, MAX_CAP + 1, MAX_CAP + 1)
+MAX_CHOICES = 45     # splits (ka, kb, kc) of at most 8 cards: ka + kb <= 8
+CUM_SHAPE = (4, MAX_CAP + 1, MAX_CAP + 1, MAX_CHOICES)
+PICK_SHAPE = (4, MAX_CAP + 1, MAX_CAP + 1, MAX_CHOICES, 2)
+
+
+# n! for n = 0..8 (a seat holds at most 8 cards).
+_FACTORIALS = np.array([1, 1, 2, 6, 24, 120, 720, 5040, 40320], dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
 def _fact(n):
-    """``n!`` as ``int64`` for ``0 <= n <= 8``."""
-    f = np.int64(1)
-    for k in range(2, n + 1):
-        f *= k
-    return f
+    """``n!`` as ``int64`` for ``0 <= n <= 8`` (table lookup: the auction filter of
+    :mod:`.auction_filter` draws millions of deals and the sampler computes several
+    multinomials per suit)."""
+    return _FACTORIALS[n]
 
 
 @njit(cache=True, inline="always")
@@ -84,8 +93,9 @@ def _multinomial(n, ka, kb, kc):
 
 
 @njit(cache=True)
-def completion_table(counts, allow, caps, w):
-    """Fill the completion-count table ``w`` and return the number of consistent deals.
+def completion_table(counts, allow, caps, w, cum, pick):
+    """Fill the completion-count table ``w`` and the choice tables; return the number of
+    consistent deals.
 
     Parameters
     ----------
@@ -100,6 +110,14 @@ def completion_table(counts, allow, caps, w):
     w : int64[5, 9, 9]
         Output: ``w[s, ca, cb]`` = number of ways to deal the free cards of suits
         ``s..3`` when seats ``a``/``b`` have room ``ca``/``cb`` (seat ``c``: the rest).
+    cum : int64[4, 9, 9, MAX_CHOICES]
+        Output: ``cum[s, ca, cb, k]`` = total weight of the first ``k + 1`` choices of
+        state ``(s, ca, cb)`` — the splits ``(ka, kb, kc)`` of suit ``s`` that leave a
+        completable deal, in the order ``ka`` ascending then ``kb`` ascending, each
+        weighted ``multinomial(n_s; ka, kb, kc) * w[s + 1, ca - ka, cb - kb]``; the last
+        one equals ``w[s, ca, cb]`` (:func:`sample_one` draws from them).
+    pick : int8[4, 9, 9, MAX_CHOICES, 2]
+        Output: ``(ka, kb)`` of each choice.
 
     Returns
     -------
@@ -122,6 +140,7 @@ def completion_table(counts, allow, caps, w):
                 if cc < 0 or cc > MAX_CAP:
                     continue
                 total = np.int64(0)
+                k = 0
                 for ka in range(min(n, ca) + 1):
                     # A seat void in the suit receives none of it.
                     if ka > 0 and allow[s, 0] == 0:
@@ -135,6 +154,10 @@ def completion_table(counts, allow, caps, w):
                         sub = w[s + 1, ca - ka, cb - kb]
                         if sub != 0:
                             total += _multinomial(n, ka, kb, kc) * sub
+                            cum[s, ca, cb, k] = total
+                            pick[s, ca, cb, k, 0] = ka
+                            pick[s, ca, cb, k, 1] = kb
+                            k += 1
                 w[s, ca, cb] = total
     return w[0, caps[0], caps[1]]
 
@@ -144,15 +167,19 @@ def uniform_below(st, n):
     """Uniform integer in ``0..n-1`` for ``1 <= n < 2**63`` (64-bit draw with rejection)."""
     nn = uint64(n)
     # Reject the top 2**64 mod n values so that every residue is equally likely.
-    rem = (uint64(0) - nn) % nn
     while True:
         r = (next32(st) << uint64(32)) | next32(st)
+        if r < uint64(0) - nn:
+            # Below 2**64 - n, hence below 2**64 - (2**64 mod n): accepted, without the
+            # division that computes the remainder (the other case has odds n / 2**64).
+            return np.int64(r % nn)
+        rem = (uint64(0) - nn) % nn
         if rem == uint64(0) or r < uint64(0) - rem:
             return np.int64(r % nn)
 
 
 @njit(cache=True)
-def sample_one(st, known, free, seats, allow, caps, w, perm, hands):
+def sample_one(st, known, free, seats, caps, w, cum, pick, perm, hands):
     """Draw one consistent deal into ``hands`` with the generator state ``st``.
 
     Parameters
@@ -165,8 +192,10 @@ def sample_one(st, known, free, seats, allow, caps, w, perm, hands):
         Free cards per suit (bitboards; suit ``s`` only has bits in byte ``s``).
     seats : int64[3]
         Seat numbers of the free seats ``a, b, c``.
-    allow, caps, w
-        As for :func:`completion_table` (``w`` already filled).
+    caps : int64[3]
+        As for :func:`completion_table`.
+    w, cum, pick
+        The tables of :func:`completion_table`.
     perm : int64[8]
         Scratch.
     hands : uint32[4]
@@ -176,41 +205,24 @@ def sample_one(st, known, free, seats, allow, caps, w, perm, hands):
         hands[s] = known[s]
     ca = caps[0]
     cb = caps[1]
-    rest = caps[0] + caps[1] + caps[2]
     for s in range(4):
         m = free[s]
         n = popcount32(m)
-        cc = rest - ca - cb
         # Choose how many of the suit's free cards each seat gets, weighted by the
-        # number of deals each choice leaves.
+        # number of deals each choice leaves: the first choice whose cumulative weight
+        # exceeds a uniform draw below the state's total.
         r = uniform_below(st, w[s, ca, cb])
-        pa = 0
-        pb = 0
-        done = False
-        for ka in range(min(n, ca) + 1):
-            if ka > 0 and allow[s, 0] == 0:
-                break
-            for kb in range(min(n - ka, cb) + 1):
-                if kb > 0 and allow[s, 1] == 0:
-                    break
-                kc = n - ka - kb
-                if kc > cc or (kc > 0 and allow[s, 2] == 0):
-                    continue
-                sub = w[s + 1, ca - ka, cb - kb]
-                if sub == 0:
-                    continue
-                weight = _multinomial(n, ka, kb, kc) * sub
-                if r < weight:
-                    pa = ka
-                    pb = kb
-                    done = True
-                    break
-                r -= weight
-            if done:
-                break
-        # Uniform order of the suit's free cards (Fisher–Yates), then slots a, b, c.
+        k = 0
+        while r >= cum[s, ca, cb, k]:
+            k += 1
+        pa = np.int64(pick[s, ca, cb, k, 0])
+        pb = np.int64(pick[s, ca, cb, k, 1])
+        # Uniform order of the suit's free cards (Fisher–Yates from ascending order),
+        # then slots a, b, c.
+        rest_m = np.uint64(m)
         for k in range(n):
-            perm[k] = nth_bit(m, k)
+            perm[k] = lowest_bit(rest_m)
+            rest_m &= rest_m - np.uint64(1)
         for k in range(n - 1, 0, -1):
             j = bounded(st, k + 1)
             t = perm[k]
@@ -226,11 +238,10 @@ def sample_one(st, known, free, seats, allow, caps, w, perm, hands):
             hands[seat] |= np.uint32(1) << np.uint32(perm[k])
         ca -= pa
         cb -= pb
-        rest -= n
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def sample_deals(run_key, start, n, known, free, seats, allow, caps, w, out):
+def sample_deals(run_key, start, n, known, free, seats, caps, w, cum, pick, out):
     """Draw deals ``start .. start+n-1`` of the run ``run_key`` into ``out[0..n-1]``.
 
     Parameters
@@ -241,7 +252,7 @@ def sample_deals(run_key, start, n, known, free, seats, allow, caps, w, out):
         Index of the first deal (its stream: ``donne_key(run_key, start + i)``).
     n : int64
         Number of deals.
-    known, free, seats, allow, caps, w
+    known, free, seats, caps, w, cum, pick
         As for :func:`sample_one`.
     out : uint32[n, 4]
         Output hands, one row per deal (bitboards, bit ``suit * 8 + rank``).
@@ -256,7 +267,7 @@ def sample_deals(run_key, start, n, known, free, seats, allow, caps, w, out):
         hi = min(n, lo + block)
         for i in range(lo, hi):
             rng_seed(st, donne_key(run_key, start + i), STREAM_DEAL)
-            sample_one(st, known, free, seats, allow, caps, w, perm, hands)
+            sample_one(st, known, free, seats, caps, w, cum, pick, perm, hands)
             for s in range(4):
                 out[i, s] = hands[s]
 
@@ -275,7 +286,7 @@ def made_at_levels(pc, taker_team, kind, levels, prof, made):
     level: :func:`.scoring.score_donne` — the one success test of the code base — is
     called with the row's tricks, card points, announcements and belote, uncoinched.
     Exact because the players' card play does not read the bid level (see
-    :mod:`simcoinche.odds`). The announcements in ``pc`` are after the capot transfer;
+    :mod:`simcoinche.hand_odds`). The announcements in ``pc`` are after the capot transfer;
     ``score_donne`` transfers again only when the takers won all 8 tricks, and then the
     defence's share is already 0, so re-applying it changes nothing.
 
@@ -307,13 +318,29 @@ def made_at_levels(pc, taker_team, kind, levels, prof, made):
         lo = b * block
         hi = min(n, lo + block)
         for j in range(lo, hi):
-            for q in range(2):
-                cpts[q] = pc[PC_CARD_POINTS + q, j]
-                tricks[q] = pc[PC_TRICKS + q, j]
-                ann[q] = pc[PC_ANNOUNCE + q, j]
-                bel[q] = pc[PC_BELOTE + q, j]
-            own = pc[PC_TAKER_TRICKS, j]
             for i in range(levels.shape[0]):
-                # The bidder's own tricks decide a générale (one player takes all 8).
-                made[i, j] = score_donne(taker_team, levels[i], kind, 1, cpts, tricks, ann,
-                                         bel, prof, score, own)
+                made[i, j] = score_played(pc, j, taker_team, levels[i], kind, 1, prof,
+                                          cpts, tricks, ann, bel, score)
+
+
+@njit(cache=True, inline="always")
+def score_played(pc, j, taker_team, level, kind, coinche, prof, cpts, tricks, ann, bel,
+                 score):
+    """Score column ``j`` of a :func:`.batch.play_contracts` output at a given contract.
+
+    Calls :func:`.scoring.score_donne` with the column's tricks, card points,
+    announcements, belote and the bidder's own tricks (which decide a générale), for the
+    contract ``(taker_team, level, kind, coinche)``. Exact for any level and coinche of
+    the kind and taker that were played, because card play reads neither (see
+    :func:`made_at_levels`). ``cpts, tricks, ann, bel`` (``int32[2]``) are scratch;
+    ``score`` (``int32[SCORE_LEN]``) receives the marks and totals. Returns whether the
+    contract is made.
+    """
+    for q in range(2):
+        cpts[q] = pc[PC_CARD_POINTS + q, j]
+        tricks[q] = pc[PC_TRICKS + q, j]
+        ann[q] = pc[PC_ANNOUNCE + q, j]
+        bel[q] = pc[PC_BELOTE + q, j]
+    # The bidder's own tricks decide a générale (one player takes all 8).
+    return score_donne(taker_team, level, kind, coinche, cpts, tricks, ann, bel, prof,
+                       score, pc[PC_TAKER_TRICKS, j])

@@ -3,7 +3,7 @@
 Deals the unseen cards uniformly among the deals consistent with the constraints
 (``--give``, ``--void``), plays every candidate contract with the hand's seat as taker and
 prints P(made) per trump and bid level with Wilson 95 % intervals (``--json`` for the
-machine-readable form, ``--level`` for a one-line answer). See :mod:`simcoinche.odds`.
+machine-readable form, ``--level`` for a one-line answer). See :mod:`simcoinche.hand_odds`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from simcoinche.commands import integer
+from simcoinche.commands import add_auction_arguments, add_deal_arguments, integer
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,37 +28,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--hand", required=True, metavar="CARDS",
                    help='the taker\'s 8 cards, e.g. "JH 9H AH TH KS 7C 8D AD"')
-    p.add_argument("--seat", type=integer, default=0, metavar="SEAT",
-                   help="the hand's seat 0..3 (default 0)")
-    p.add_argument("--dealer", type=integer, default=None, metavar="SEAT",
-                   help="dealer seat (default: the seat before --seat, so the hand "
-                   "speaks and leads first)")
+    add_auction_arguments(p, default=None)
     p.add_argument("--trump", action="append", default=None, metavar="KINDS",
                    help="contract kinds to play: S H D C (SA TA where the profile has "
                    "them), comma-separated or repeated (default: all)")
     p.add_argument("--samples", type=integer, default=None, metavar="N",
                    help="deals drawn (default 10,000: interval half-width at most 1 point)")
-    p.add_argument("--seed", type=integer, default=0, metavar="S", help="seed (default 0)")
-    p.add_argument("--give", action="append", default=None, metavar="SEAT:CARDS",
-                   help="cards known to be in a seat, e.g. --give 1:AS,KS (repeatable)")
-    p.add_argument("--void", action="append", default=None, metavar="SEAT:SUITS",
-                   help="suits a seat is known to lack, e.g. --void 2:H (repeatable)")
     p.add_argument("--level", default=None, metavar="VALUE",
                    help="print only the one-line answer for this bid value (e.g. 100 or "
                    "capot) per contract kind played")
-    p.add_argument("--profile", default="federal", help="rule profile (default federal)")
-    p.add_argument("--players", default="heuristic", metavar="KIND|TEAM0,TEAM1",
-                   help="players (default heuristic)")
-    p.add_argument("--threads", type=integer, default=None, metavar="T",
-                   help="worker threads (default: all cores)")
+    add_deal_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Compute the odds and print the table, the one-line answers or the JSON."""
-    from simcoinche.odds import DEFAULT_SAMPLES, check_level, odds
+    from simcoinche.hand_odds import DEFAULT_SAMPLES, check_level, odds
 
     if args.level is not None:
         check_level(args.level, args.profile)
@@ -66,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
                   samples=DEFAULT_SAMPLES if args.samples is None else args.samples,
                   seed=args.seed, give=args.give, void=args.void, profile=args.profile,
                   players=args.players, threads=args.threads,
-                  progress=False if args.no_progress else None)
+                  progress=False if args.no_progress else None, auction=args.auction,
+                  max_draws=args.max_draws)
     if args.level is not None:
         lines = [result.line(ko.kind, args.level) for ko in result.kinds]
         if args.json:

@@ -40,7 +40,13 @@ import numba
 import numpy as np
 
 from simcoinche._kernels.rng import seed_key
-from simcoinche._kernels.sampler import W_SHAPE, completion_table, sample_deals
+from simcoinche._kernels.sampler import (
+    CUM_SHAPE,
+    PICK_SHAPE,
+    W_SHAPE,
+    completion_table,
+    sample_deals,
+)
 from simcoinche.cards import (
     CONTRACT_KIND_NAMES,
     SUIT_NAMES,
@@ -52,6 +58,7 @@ from simcoinche.cards import (
     parse_suit,
     popcount,
 )
+from simcoinche.conditioned import MAX_DRAWS, ObservedAuction, draw_kept, parse_auction
 from simcoinche.errors import InputError
 from simcoinche.profiles import Profile, get_profile
 from simcoinche.stats import wilson_interval
@@ -137,6 +144,8 @@ class Deals:
     allow: np.ndarray = field(repr=False, compare=False)
     caps: np.ndarray = field(repr=False, compare=False)
     table: np.ndarray = field(repr=False, compare=False)
+    cum: np.ndarray | None = field(default=None, repr=False, compare=False)
+    pick: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def describe(self) -> str:
         """One line naming the constraints (for messages and reports)."""
@@ -156,7 +165,7 @@ class Deals:
         if n:
             key = np.uint64(seed_key(np.uint64(seed)))
             sample_deals(key, np.int64(start), np.int64(n), self.known, self.free,
-                         self.seats, self.allow, self.caps, self.table, out)
+                         self.seats, self.caps, self.table, self.cum, self.pick, out)
         return out
 
 
@@ -253,11 +262,13 @@ def deals(hand: str | Iterable[str] | int, seat: int = 0,
     allow = np.array([[0 if (voids[s] >> k) & 1 else 1 for s in others] for k in range(4)],
                      dtype=np.uint8)
     table = np.zeros(W_SHAPE, dtype=np.int64)
-    n_deals = int(completion_table(counts, allow, caps, table))
+    cum = np.zeros(CUM_SHAPE, dtype=np.int64)
+    pick = np.zeros(PICK_SHAPE, dtype=np.int8)
+    n_deals = int(completion_table(counts, allow, caps, table, cum, pick))
     result = Deals(seat, mask, tuple(given), tuple(voids), n_deals,
                    known=np.array(given, dtype=np.uint32), free=free,
                    seats=np.array(others, dtype=np.int64), allow=allow, caps=caps,
-                   table=table)
+                   table=table, cum=cum, pick=pick)
     if n_deals == 0:
         raise InputError("no deal is consistent with the constraints: " + result.describe())
     return result
@@ -331,6 +342,13 @@ class OddsResult:
     seed: int
     kinds: list[KindOdds]
     seconds: float = 0.0
+    auction: ObservedAuction | None = None   # the auction read, if any
+    draws: int = 0                           # deals drawn to keep ``samples`` of them
+
+    @property
+    def acceptance(self) -> float:
+        """Share of the drawn deals kept by the auction filter (1 without an auction)."""
+        return self.samples / self.draws if self.draws else 1.0
 
     def kind(self, name: str | int) -> KindOdds:
         """The odds of one contract kind (``"H"`` or ``1``)."""
@@ -355,8 +373,10 @@ class OddsResult:
         Keys: ``hand`` (cards), ``seat``, ``dealer``, ``profile``, ``players``,
         ``samples``, ``seed``, ``constraints`` (``give``: seat → cards, ``void``: seat →
         suits), ``consistent_deals`` (exact count), ``interval`` (its method),
-        ``seconds``, and ``contracts``: one object per kind with ``trump`` (S H D C SA
-        TA), ``takers_total`` (``mean``, ``sd``, ``quantiles`` in percent → value,
+        ``seconds``, ``auction`` (the tokens read, or null), ``acceptance`` (kept /
+        drawn deals), ``draws``, ``effective_samples`` (the kept deals are independent
+        draws: their number), and ``contracts``: one object per kind with ``trump`` (S H
+        D C SA TA), ``takers_total`` (``mean``, ``sd``, ``quantiles`` in percent → value,
         ``histogram`` with ``bin_width``, ``start``, ``counts``), ``all_tricks`` (deals
         in which the takers won every trick) and ``levels``: per bid ``bid`` (token such
         as ``100H``), ``value``, ``made``, ``n``, ``p``, ``low``, ``high``.
@@ -378,6 +398,10 @@ class OddsResult:
             "consistent_deals": d.n_deals,
             "interval": "Wilson 95 %",
             "seconds": round(self.seconds, 3),
+            "auction": None if self.auction is None else self.auction.tokens,
+            "acceptance": self.acceptance,
+            "draws": self.draws,
+            "effective_samples": self.samples,
             "contracts": [{
                 "trump": ko.name,
                 "takers_total": ko.total_summary(),
@@ -399,6 +423,11 @@ class OddsResult:
                  f"uniformly among {d.n_deals:,} consistent deals"
                  + (f" [{cons[1]}]" if len(cons) > 1 else "")
                  + f"; {self.seconds:.1f} s",
+                 *([] if self.auction is None else [
+                     f"auction {self.auction.describe()}: kept {self.samples:,} of "
+                     f"{self.draws:,} drawn deals (acceptance {100 * self.acceptance:.3g} %, "
+                     f"effective sample size {self.samples:,}) on which the model players "
+                     f"({self.players[0]},{self.players[1]}) bid as they did"]),
                  "P(made) in % with its Wilson 95 % interval; takers' total T_t = card "
                  "points + announcements + belote"]
         w = 22
@@ -423,9 +452,11 @@ class OddsResult:
         """One-line answer: ``100H by JH 9H …: made in 87.3 % of 10,000 deals [86.6, 87.9]``."""
         ko = self.kind(kind)
         lv = self.level(kind, value)
+        given = ("" if not (self.auction and self.auction.codes) else
+                 f", after {self.auction.describe()}")
         return (f"{lv.label}{ko.name} with {format_mask(self.deals.hand)} (seat "
-                f"{self.deals.seat}, dealer {self.dealer}): made in {100 * lv.p:.1f} % of "
-                f"{lv.n:,} deals (95 % interval {100 * lv.low:.1f}–{100 * lv.high:.1f} %)")
+                f"{self.deals.seat}, dealer {self.dealer}{given}): made in {100 * lv.p:.1f} % "
+                f"of {lv.n:,} deals (95 % interval {100 * lv.low:.1f}–{100 * lv.high:.1f} %)")
 
 
 def _parse_kinds(trump: str | int | Iterable[str | int] | None, profile: Any
@@ -496,7 +527,7 @@ def _progress(total: int, enabled: bool | None):
                 file=sys.stderr, dynamic_ncols=True)
 
 
-def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = None,
+def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int | None = None,
          trump: str | int | Iterable[str | int] | None = None,
          samples: int = DEFAULT_SAMPLES, seed: int = 0,
          give: Mapping[Any, Any] | Iterable[Any] | None = None,
@@ -504,17 +535,20 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
          profile: str | Profile | None = "federal",
          players: str | Sequence[str] | None = "heuristic",
          params: Sequence[Mapping[str, float] | None] | None = None,
-         threads: int | None = None, progress: bool | None = None) -> OddsResult:
+         threads: int | None = None, progress: bool | None = None,
+         auction: str | Iterable[str] | None = None,
+         max_draws: int = MAX_DRAWS) -> OddsResult:
     """Odds of a hand: P(made) of every contract kind and bid level, by exact dealing.
 
     Parameters
     ----------
     hand : str, list of str or int
         The taker's 8 cards.
-    seat : int
-        The taker's seat (default 0).
+    seat : int, optional
+        The taker's seat (default 0; with an auction and a dealer: the next speaker).
     dealer : int, optional
-        Dealer seat; default ``(seat + 3) % 4`` so that the taker leads the first trick.
+        Dealer seat; default ``(seat + 3) % 4`` so that the taker leads the first trick
+        (with an auction: the dealer that makes ``seat`` the next speaker).
     trump : str, int or iterable, optional
         Contract kinds to play (``"H"``, ``"S,H"``, ``"SA"``); default every kind of the
         profile.
@@ -535,6 +569,15 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
         Worker threads (default all); results do not depend on it.
     progress : bool, optional
         Progress bar on stderr (default: when stderr is a terminal).
+    auction : str or iterable of str, optional
+        The auction so far (``"pass 80H 90S"``, tokens as in ``simcoinche score``); the
+        hand's seat must be the next speaker. Deals are then kept only when the model
+        bidders (``players``, ``params``) at the other seats would have made exactly
+        these actions (:mod:`simcoinche.conditioned`); ``""`` keeps every deal (the
+        same deals and result as no auction).
+    max_draws : int
+        With an auction: the most deals drawn to keep ``samples`` of them; beyond it
+        an InputError suggests fewer samples.
 
     Returns
     -------
@@ -555,7 +598,11 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
     from simcoinche.simulation import check_seed, check_threads, positive_int, team_players
 
     prof = get_profile(profile)
-    d = deals(hand, seat, give, void)
+    observed = None
+    if auction is not None:
+        observed = parse_auction(auction, prof, seat, dealer)
+        seat, dealer = observed.seat, observed.dealer
+    d = deals(hand, 0 if seat is None else seat, give, void)
     dealer = (d.seat + 3) % 4 if dealer is None else _seat(dealer, "dealer")
     kinds = _parse_kinds(trump, prof)
     samples = positive_int(samples, "samples")
@@ -579,11 +626,19 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
     totals = {k: np.empty(samples, dtype=np.int32) for k in kinds}
     capots = dict.fromkeys(kinds, 0)
     key = np.uint64(seed_key(np.uint64(seed)))
+    kept = None
     try:
+        if observed is not None:
+            kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
+                             progress=progress)
         with _progress(samples * len(kinds), progress) as bar:
             for start in range(0, samples, chunk):
                 k_n = min(chunk, samples - start)
-                hands = d.sample(k_n, seed, start)
+                if kept is not None:
+                    # The kept deals in order (an empty auction keeps every deal).
+                    hands = np.ascontiguousarray(kept.hands[start:start + k_n])
+                else:
+                    hands = d.sample(k_n, seed, start)
                 fixed = {
                     "dealer": np.full(k_n, dealer, dtype=np.int8),
                     "taker": np.full(k_n, d.seat, dtype=np.int8),
@@ -614,4 +669,4 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
                         float(low[i]), float(high[i])) for i in range(len(labels))]
         result.append(KindOdds(k, totals[k], capots[k], lv))
     return OddsResult(d, dealer, prof.name, (pk[0].name, pk[1].name), samples, seed,
-                      result, seconds)
+                      result, seconds, observed, samples if kept is None else kept.draws)

@@ -1,0 +1,324 @@
+"""Kernels that read an auction: keep the deals the model bidders agree with, continue it.
+
+Used by ``simcoinche odds --auction`` and ``simcoinche advise``
+(:mod:`simcoinche.conditioned`, :mod:`simcoinche.advisor`).
+
+Rejection filter (:func:`filter_deals`)
+---------------------------------------
+Deal ``i`` of the run is drawn exactly as :meth:`simcoinche.hand_odds.Deals.sample` draws it
+(:func:`.sampler.sample_one` on stream ``donne_key(run_key, start + i)`` at counter
+``STREAM_DEAL``), so with an empty auction the deals are those of ``odds``. Then the
+observed auction is replayed from its first action: at every *modelled* seat the model
+bidder is asked for its action with :func:`.donne.choose_action` — the function
+:func:`.donne.play_one` calls — seeing what it sees in a simulation (its cards at the
+auction, the auction state and the actions so far); an illegal answer counts as a pass,
+as in ``play_one``. The deal is kept only if every modelled action equals the observed
+one. Unmodelled seats (the player's own) play the observed action. The kept deals are
+therefore distributed exactly as the deals conditioned on the model producing the
+observed auction.
+
+What a seat holds at the auction: its 8 cards, or (``P_AUCTION_CARDS`` 6, stephanoise) a
+uniformly random 6 of them — under the uniform shuffle the first 6 cards a seat receives
+are a uniform subset of its 8. The auction hands of all four seats are returned, so that
+the continuation of the auction (:func:`continue_auctions`) uses the cards that passed
+the filter.
+
+Random numbers (counter ranges inside the stream ``donne_key(run_key, index)``, next to
+:mod:`.rng`'s ``STREAM_DEAL`` 0 and ``STREAM_PLAYERS`` 2**40): ``STREAM_FILTER`` (2**41)
+for the auction hands and the model bidders' decisions while filtering deal ``index``;
+``STREAM_CONTINUE`` (3 * 2**40) for the continuation of kept deal ``index``, restarted
+for every candidate action (common random numbers). The heuristic bidder draws none.
+Every result is a pure function of (seed, index): it does not depend on the thread count
+or the chunking.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simcoinche._kernels.auction import (
+    A_BIDDER,
+    A_COINCHE,
+    A_KIND,
+    A_LEVEL,
+    A_STATUS,
+    A_TO_SPEAK,
+    AUCTION_STATE_LEN,
+    auction_apply,
+    auction_check,
+    auction_start,
+)
+from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
+from simcoinche._kernels.layout import P_AUCTION_CARDS
+from simcoinche._kernels.rng import (
+    RNG_STATE_LEN,
+    STREAM_DEAL,
+    donne_key,
+    random_bit,
+    rng_seed,
+)
+from simcoinche._kernels.sampler import sample_one, score_played
+from simcoinche._kernels.scoring import S_MARK0, SCORE_LEN
+
+STREAM_FILTER = np.uint64(2 << 40)
+STREAM_CONTINUE = np.uint64(3 << 40)
+
+# --- rows of continue_auctions' output (int16[C_LEN, n_candidates, n]) ----------------
+C_TAKER = 0      # seat of the final bidder, -1 when passed out
+C_LEVEL = 1      # ladder level of the contract
+C_KIND = 2       # contract kind 0..5
+C_COINCHE = 3    # 1, 2 or 4
+C_LEN = 4
+
+BLOCK = 512
+
+
+@njit(cache=True, inline="always")
+def auction_view(hand, n_cards, st):
+    """The cards a seat holds at the auction: ``hand`` (``uint32``, 8 cards) when
+    ``n_cards >= 8``, else a uniformly random ``n_cards`` of them (drawn from ``st``)."""
+    h = np.uint32(hand)
+    for _ in range(8 - n_cards):
+        # Removing uniformly chosen cards one by one leaves a uniform subset.
+        h &= ~(np.uint32(1) << np.uint32(random_bit(st, h)))
+    return h
+
+
+@njit(cache=True)
+def model_action(code, hand, astate, actions, n_actions, params, row, prof, st):
+    """The model bidder's action, as :func:`.donne.play_one` takes it.
+
+    :func:`.donne.choose_action` (the simulator's dispatch to the player kernels) for a
+    player of kind ``code`` holding ``hand`` (``uint32``) with the public auction
+    (``astate``, the first ``n_actions`` codes of ``actions``); an illegal answer is
+    replaced by a pass, as ``play_one`` does. Compiled once (not inlined) and shared by
+    the filter and the continuation: their cost is the bidders' own evaluation.
+    """
+    a = choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
+    if auction_check(astate, a, prof) != 0:
+        # A player may only make legal calls; passing is always allowed.
+        return 0
+    return a
+
+
+@njit(cache=True)
+def finish_auction(hands, astate, actions, n_actions, codes, params, prof, st):
+    """Let the model bidders speak until the auction is over; returns the action count.
+
+    ``hands`` (``uint32[4]``): the cards each seat holds at the auction; ``astate`` and
+    ``actions`` (``n_actions`` codes so far) are updated in place.
+    """
+    na = n_actions
+    while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
+        seat = astate[A_TO_SPEAK]
+        team = seat & 1
+        a = model_action(codes[team], hands[seat], astate, actions, na, params, team, prof,
+                         st)
+        auction_apply(astate, a, prof)
+        actions[na] = a
+        na += 1
+    return na
+
+
+@njit(cache=True)
+def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof, st,
+                   astate, actions):
+    """Replay the observed auction; True when every modelled seat's bidder agrees.
+
+    Parameters
+    ----------
+    early : uint32[4]
+        Cards each seat holds at the auction.
+    dealer : int
+        Dealer seat (seat ``dealer + 1`` speaks first).
+    observed : uint8[>= n_obs]
+        The observed actions in order (legal: checked by the facade).
+    n_obs : int
+        Number of observed actions.
+    modelled : int
+        Bit ``s`` set when seat ``s``'s actions come from the model bidder.
+    codes, params, prof
+        Player kinds per team, parameter rows, packed profile (as for
+        :func:`.donne.play_one`).
+    st : uint64[RNG_STATE_LEN]
+        RNG state of the model bidders (already seeded).
+    astate : int32[AUCTION_STATE_LEN], actions : uint8[MAX_ACTIONS]
+        Scratch; on return they hold the auction after the last action replayed.
+    """
+    auction_start(astate, dealer)
+    for k in range(n_obs):
+        seat = astate[A_TO_SPEAK]
+        a = observed[k]
+        if (modelled >> seat) & 1:
+            team = seat & 1
+            if model_action(codes[team], early[seat], astate, actions, k, params, team,
+                            prof, st) != a:
+                return False
+        auction_apply(astate, a, prof)
+        actions[k] = a
+    return True
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def filter_deals(run_key, start, n, known, free, seats, caps, w, cum, pick,
+                 dealer, observed, n_obs, modelled, codes, params, prof,
+                 hands_out, early_out, keep):
+    """Draw deals ``start .. start+n-1`` and keep those the model bidders agree with.
+
+    Parameters
+    ----------
+    run_key : uint64
+        :func:`.rng.seed_key` of the seed.
+    start, n : int64
+        First deal index and number of deals.
+    known, free, seats, caps, w, cum, pick
+        The sampler's arrays (:func:`.sampler.sample_one`).
+    dealer, observed, n_obs, modelled, codes, params, prof
+        As for :func:`replay_matches`.
+    hands_out : uint32[n, 4]
+        The deals (every one, kept or not).
+    early_out : uint32[n, 4]
+        The cards each seat holds at the auction.
+    keep : uint8[n]
+        1 when deal ``start + i`` is kept.
+    """
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    n_auc = prof[P_AUCTION_CARDS]
+    for b in prange(n_blocks):
+        st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
+        perm = np.zeros(8, dtype=np.int64)
+        hands = np.zeros(4, dtype=np.uint32)
+        early = np.zeros(4, dtype=np.uint32)
+        astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
+        actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        for i in range(lo, hi):
+            key = donne_key(run_key, start + i)
+            rng_seed(st, key, STREAM_DEAL)
+            sample_one(st, known, free, seats, caps, w, cum, pick, perm, hands)
+            rng_seed(st, key, STREAM_FILTER)
+            for s in range(4):
+                early[s] = auction_view(hands[s], n_auc, st)
+            ok = replay_matches(early, dealer, observed, n_obs, modelled, codes, params,
+                                prof, st, astate, actions)
+            keep[i] = 1 if ok else 0
+            for s in range(4):
+                hands_out[i, s] = hands[s]
+                early_out[i, s] = early[s]
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def continue_auctions(run_key, early, dealer, observed, n_obs, candidates, codes, params,
+                      prof, out):
+    """For each kept deal and each candidate action, finish the auction with the model.
+
+    Deal ``j`` replays the observed actions as given, plays ``candidates[c]`` for the
+    seat to speak, then lets the model bidders (:func:`.donne.choose_action`, as in
+    :func:`.donne.play_one`) speak at every seat until the auction is over. The bidders'
+    stream is ``donne_key(run_key, j)`` at ``STREAM_CONTINUE``, the same for every
+    candidate (common random numbers).
+
+    Parameters
+    ----------
+    run_key : uint64
+    early : uint32[n, 4]
+        Cards each seat holds at the auction, per deal.
+    dealer : int
+    observed : uint8[>= n_obs], n_obs : int
+        The auction so far (legal).
+    candidates : uint8[m]
+        Legal actions of the seat to speak.
+    codes, params, prof
+        Player kinds, parameter rows, packed profile.
+    out : int16[C_LEN, m, n]
+        Final contract per candidate and deal (rows ``C_*``; ``C_TAKER`` -1 when passed
+        out).
+    """
+    n = early.shape[0]
+    m = candidates.shape[0]
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
+        base = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
+        astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
+        actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
+        hand4 = np.zeros(4, dtype=np.uint32)
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        for j in range(lo, hi):
+            for s in range(4):
+                hand4[s] = early[j, s]
+            auction_start(base, dealer)
+            for k in range(n_obs):
+                auction_apply(base, observed[k], prof)
+                actions[k] = observed[k]
+            key = donne_key(run_key, j)
+            for c in range(m):
+                rng_seed(st, key, STREAM_CONTINUE)
+                for q in range(AUCTION_STATE_LEN):
+                    astate[q] = base[q]
+                auction_apply(astate, candidates[c], prof)
+                actions[n_obs] = candidates[c]
+                finish_auction(hand4, astate, actions, n_obs + 1, codes, params, prof, st)
+                if astate[A_STATUS] == 1:
+                    out[C_TAKER, c, j] = astate[A_BIDDER]
+                    out[C_LEVEL, c, j] = astate[A_LEVEL]
+                    out[C_KIND, c, j] = astate[A_KIND]
+                    out[C_COINCHE, c, j] = astate[A_COINCHE]
+                else:
+                    # Four passes: the donne is passed out, nobody scores.
+                    out[C_TAKER, c, j] = -1
+                    out[C_LEVEL, c, j] = -1
+                    out[C_KIND, c, j] = -1
+                    out[C_COINCHE, c, j] = 0
+
+
+@njit(cache=True, nogil=True)
+def score_outcomes(pc, play_col, contracts, team, prof, diff, made):
+    """Marks of every (candidate, deal) from the plays of its final contract.
+
+    One thread: a scoring costs tens of nanoseconds, far less than the auctions and the
+    plays before it, and a serial kernel compiles in a fraction of a parallel one's time.
+
+    Parameters
+    ----------
+    pc : int32[PC_LEN, p]
+        Plays (:func:`.batch.play_contracts` rows), one column per distinct (deal, taker,
+        kind).
+    play_col : int64[m, n]
+        Column of ``pc`` holding the play of candidate ``c``'s contract on deal ``j``
+        (-1 when passed out).
+    contracts : int16[C_LEN, m, n]
+        Output of :func:`continue_auctions`.
+    team : int
+        The player's team.
+    prof : int32[PROFILE_LEN]
+    diff : int32[m, n]
+        Output: the team's marks minus the opponents' (0 when passed out).
+    made : int8[m, n]
+        Output: 1 made, 0 failed, -1 passed out.
+    """
+    m = play_col.shape[0]
+    n = play_col.shape[1]
+    cpts = np.zeros(2, dtype=np.int32)
+    tricks = np.zeros(2, dtype=np.int32)
+    ann = np.zeros(2, dtype=np.int32)
+    bel = np.zeros(2, dtype=np.int32)
+    score = np.zeros(SCORE_LEN, dtype=np.int32)
+    for j in range(n):
+        for c in range(m):
+            col = play_col[c, j]
+            if col < 0:
+                # Passed out: nobody scores.
+                diff[c, j] = 0
+                made[c, j] = -1
+                continue
+            taker = np.int64(contracts[C_TAKER, c, j])
+            ok = score_played(pc, col, taker & 1, np.int64(contracts[C_LEVEL, c, j]),
+                              np.int64(contracts[C_KIND, c, j]),
+                              np.int64(contracts[C_COINCHE, c, j]), prof, cpts, tricks, ann,
+                              bel, score)
+            diff[c, j] = score[S_MARK0 + team] - score[S_MARK0 + 1 - team]
+            made[c, j] = 1 if ok else 0

@@ -1,0 +1,420 @@
+"""``simcoinche advise``: what to say now, given the hand and the auction so far.
+
+``advise("AH TH KH AS 7C AD KD 8D", auction="80H 90S", seat=2)`` answers "partner opened
+80 hearts, the opponents said 90 spades: what should I say?":
+
+1. **Deals.** The unseen cards are drawn as for ``odds --auction``
+   (:mod:`simcoinche.conditioned`): uniform among the deals consistent with the hand and
+   the ``give``/``void`` constraints, kept only when the model bidders at the other seats
+   would have made the observed actions.
+2. **Actions.** Every legal action of the player now: pass, each bid from the lowest
+   legal one up to ``max_bid`` (default capot; ``generale`` where the profile has it) in
+   every contract kind, coinche and surcoinche when allowed.
+3. **Continuation.** For each kept deal and each action, the model bidders (the
+   player's own seat included, on its cards) finish the auction
+   (:func:`simcoinche._kernels.auction_filter.continue_auctions`), then the final
+   contract is played (``play``: ``heuristic`` = the players' own card play, through
+   :func:`simcoinche._kernels.batch.play_contracts`) and scored with the profile's rules.
+   A passed-out donne scores nothing. Where the profile bids on fewer cards
+   (stephanoise: 6), every seat — the player's included, for its later calls — bids on
+   the uniformly random 6 of its 8 cards that the auction filter gave it.
+4. **Common random numbers.** Every action is evaluated on the same deals, and the
+   continuation of a deal draws the same random numbers whatever the action; card play
+   reads neither the bid level nor the coinche, so one play of each (deal, taker,
+   contract kind) serves every action reaching it. Differences between actions therefore
+   have much smaller intervals than the actions' own values (``vs_best``).
+
+Per action: the expected marks of the donne for the player's team minus the opponents'
+(``ev``) with a 95 % interval (normal, ``1.96 sd / sqrt(n)``; n ≥ 1,000 deals in
+practice), the paired difference to the best action with its interval, ``p_made`` the
+share of the deals ending in a contract where that contract is made (whoever holds it),
+and ``p_ours`` the share in which the player's team holds the final contract.
+
+Card play (``play``): :data:`PLAY_MODES` maps a name to the function that plays the
+final contracts. ``dd`` (double-dummy) and ``pimc`` are reserved for the solvers being
+built; until they are wired in :data:`PLAY_MODES` they are refused with a one-line error.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numba
+import numpy as np
+
+from simcoinche.actions import COINCHE, PASS, SURCOINCHE, bid_code, format_action
+from simcoinche.cards import format_mask
+from simcoinche.conditioned import (
+    MAX_DRAWS,
+    KeptDeals,
+    ObservedAuction,
+    draw_kept,
+    parse_auction,
+)
+from simcoinche.errors import InputError
+from simcoinche.hand_odds import Deals, check_level, deals
+from simcoinche.profiles import Profile, get_profile
+
+DEFAULT_SAMPLES = 10_000
+Z95 = 1.959963984540054
+
+#: A play mode plays the final contracts: ``play(run_key, hands, dealer, taker, kind,
+#: codes, params, prof) -> int32[PC_LEN, m]`` with ``hands`` ``uint32[m, 4]``, ``taker``
+#: and ``kind`` ``int8[m]`` (one row per distinct (deal, taker, kind)), ``codes``/
+#: ``params`` the model players per team, ``prof`` the packed profile. It must fill the
+#: rows ``PC_TRICKS``, ``PC_CARD_POINTS``, ``PC_ANNOUNCE``, ``PC_BELOTE`` and
+#: ``PC_TAKER_TRICKS`` of :mod:`simcoinche._kernels.batch` (scoring reads only those).
+PlayMode = Callable[..., np.ndarray]
+
+
+def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
+                   kind: np.ndarray, codes: np.ndarray, params: np.ndarray,
+                   prof: np.ndarray) -> np.ndarray:
+    """The model players' own card play (``--play heuristic``), as in a simulation.
+
+    Row ``r`` draws from the players' stream of index ``r`` of ``run_key``
+    (:func:`simcoinche._kernels.batch.play_contracts`).
+    """
+    from simcoinche._kernels.batch import PC_LEN, play_contracts
+
+    m = hands.shape[0]
+    pc = np.empty((PC_LEN, m), dtype=np.int32)
+    if m:
+        # Level 0, not coinched: card play reads neither, scoring is redone per action.
+        play_contracts(run_key, np.int64(0), hands, np.full(m, dealer, dtype=np.int8),
+                       taker, np.zeros(m, dtype=np.int8), kind, np.ones(m, dtype=np.int8),
+                       codes, params, prof, pc)
+    return pc
+
+
+#: Card play of the final contracts by name. ``None``: known but not available yet — the
+#: lead wires ``dd`` (double-dummy solver) and ``pimc`` (PIMC player) here when they land.
+PLAY_MODES: dict[str, PlayMode | None] = {
+    "heuristic": play_heuristic,
+    "dd": None,
+    "pimc": None,
+}
+_NOT_YET = {"dd": "the double-dummy solver", "pimc": "the PIMC player"}
+
+
+def get_play_mode(name: str) -> PlayMode:
+    """The play function called ``name``.
+
+    Raises
+    ------
+    InputError
+        An unknown name, or a mode that is not available yet (``dd``, ``pimc``).
+    """
+    key = str(name).strip().lower()
+    if key not in PLAY_MODES:
+        raise InputError(f"unknown --play {name!r}: expected " + ", ".join(PLAY_MODES))
+    fn = PLAY_MODES[key]
+    if fn is None:
+        what = _NOT_YET.get(key, f"--play {key}")
+        raise InputError(f"--play {key} is not available yet ({what} has not landed); "
+                         "use --play heuristic")
+    return fn
+
+
+def candidate_actions(auction: ObservedAuction, max_level: int) -> list[int]:
+    """Legal actions of the seat to speak: pass, bids up to ``max_level`` (each kind of
+    the profile, level by level), coinche, surcoinche."""
+    prof = get_profile(auction.profile)
+    state = auction.state()
+    out = [PASS]
+    for level in range(max(state.level + 1, 0), max_level + 1):
+        for kind in prof.contract_kinds:
+            code = bid_code(level, kind)
+            if state.check(code) == 0:
+                out.append(code)
+    for code in (COINCHE, SURCOINCHE):
+        if state.check(code) == 0:
+            out.append(code)
+    return out
+
+
+def _max_level(max_bid: str | int | None, prof: Profile) -> int:
+    """Ladder level of the highest bid considered (default: capot)."""
+    nv = len(prof.bid_values)
+    if max_bid is None:
+        return nv
+    label = check_level(max_bid, prof)
+    if label == "capot":
+        return nv
+    if label == "generale":
+        return nv + 1
+    return prof.bid_values.index(int(label))
+
+
+@dataclass
+class ActionValue:
+    """Value of one action: marks of the player's team minus the opponents'."""
+
+    action: str
+    code: int
+    ev: float
+    low: float
+    high: float
+    vs_best: float
+    vs_best_low: float
+    vs_best_high: float
+    p_made: float | None
+    p_ours: float
+    p_passed_out: float
+
+
+@dataclass
+class AdviceResult:
+    """Everything :func:`advise` computed (see :meth:`to_dict` for the JSON layout)."""
+
+    deals: Deals
+    auction: ObservedAuction
+    profile: str
+    players: tuple[str, str]
+    play: str
+    samples: int
+    seed: int
+    draws: int
+    actions: list[ActionValue]
+    seconds: float = 0.0
+    diffs: np.ndarray = field(default=None, repr=False)  # int32[m, n], candidate order
+
+    @property
+    def acceptance(self) -> float:
+        """Share of the drawn deals kept by the auction filter."""
+        return self.samples / self.draws if self.draws else 1.0
+
+    @property
+    def best(self) -> ActionValue:
+        """The action with the highest expected value."""
+        return self.actions[0]
+
+    def action(self, token: str) -> ActionValue:
+        """The value of one action, by its token (``"100H"``, ``"pass"``)."""
+        from simcoinche.actions import parse_action
+
+        code = parse_action(token, self.profile)
+        for a in self.actions:
+            if a.code == code:
+                return a
+        raise InputError(f"action {token!r} was not evaluated (not legal now, or above "
+                         "the highest bid considered)")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` output.
+
+        ``{"seat", "dealer", "deals", "acceptance", "actions": [{"action", "ev",
+        "ci95": [lo, hi], "p_made"}, …]}`` with ``actions`` sorted best first, plus
+        ``hand``, ``auction`` (tokens), ``profile``, ``players``, ``play``, ``seed``,
+        ``draws``, ``seconds`` and per action ``vs_best``, ``vs_best_ci95`` (paired
+        difference to the best action), ``p_ours`` and ``p_passed_out``.
+        """
+        return {
+            "seat": self.auction.seat,
+            "dealer": self.auction.dealer,
+            "deals": self.samples,
+            "acceptance": self.acceptance,
+            "actions": [{
+                "action": a.action, "ev": a.ev, "ci95": [a.low, a.high], "p_made": a.p_made,
+                "vs_best": a.vs_best, "vs_best_ci95": [a.vs_best_low, a.vs_best_high],
+                "p_ours": a.p_ours, "p_passed_out": a.p_passed_out,
+            } for a in self.actions],
+            "hand": format_mask(self.deals.hand),
+            "auction": self.auction.tokens,
+            "profile": self.profile,
+            "players": list(self.players),
+            "play": self.play,
+            "seed": self.seed,
+            "draws": self.draws,
+            "seconds": round(self.seconds, 3),
+        }
+
+    def table(self, top: int | None = None) -> str:
+        """The terminal table, best action first (``top``: at most that many rows)."""
+        au = self.auction
+        d = self.deals
+        cons = d.describe().split("; ", 1)
+        lines = [
+            f"advise for {format_mask(d.hand)} (seat {au.seat}, dealer {au.dealer}, profile "
+            f"{self.profile}, players {self.players[0]},{self.players[1]}, play {self.play})",
+            f"auction so far: {au.describe()}; seat {au.seat} to speak"
+            + (f" [{cons[1]}]" if len(cons) > 1 else ""),
+            f"{self.samples:,} deals kept of {self.draws:,} drawn (acceptance "
+            f"{100 * self.acceptance:.3g} %, seed {self.seed}), the same deals for every "
+            f"action; {self.seconds:.1f} s",
+            f"EV = expected marks of the donne, seat {au.seat}'s team minus the opponents', "
+            "with its 95 % interval; vs best = paired difference to the best action",
+            "P(made) = the final contract is made (whoever holds it); ours = our team holds it",
+            "",
+            f"{'action':<12}{'EV':>8}  {'95 % interval':<18}{'vs best':>9}  "
+            f"{'95 % interval':<18}{'P(made)':>8}{'ours':>7}",
+        ]
+        rows = self.actions if not top else self.actions[:top]
+        for k, a in enumerate(rows):
+            vs = ("" if k == 0 else f"[{a.vs_best_low:+7.1f}, {a.vs_best_high:+7.1f}]")
+            pm = "—" if a.p_made is None else f"{100 * a.p_made:.1f} %"
+            lines.append(f"{a.action:<12}{a.ev:>+8.1f}  [{a.low:+7.1f}, {a.high:+7.1f}]  "
+                         f"{a.vs_best:>+9.1f}  {vs:<18}{pm:>8}{100 * a.p_ours:>6.0f}%")
+        if top and len(self.actions) > top:
+            lines.append(f"… {len(self.actions) - top} more actions (--top 0 shows all)")
+        return "\n".join(lines)
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    n = x.shape[0]
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1)) if n > 1 else 0.0
+    half = Z95 * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
+             cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
+             play_fn: PlayMode = play_heuristic
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Finish the auction after each candidate on each kept deal, play and score it.
+
+    Returns ``contracts`` (``int16[C_LEN, m, n]``, rows ``C_*`` of
+    :mod:`simcoinche._kernels.auction_filter`), ``diff`` (``int32[m, n]``: the player's
+    team's marks minus the opponents') and ``made`` (``int8[m, n]``: 1, 0, or -1 when
+    passed out). Runs on the current numba thread count.
+    """
+    from simcoinche._kernels.auction_filter import (
+        C_KIND,
+        C_LEN,
+        C_TAKER,
+        continue_auctions,
+        score_outcomes,
+    )
+
+    packed = prof.packed
+    m = len(cands)
+    n = kept.n
+    contracts = np.empty((C_LEN, m, n), dtype=np.int16)
+    continue_auctions(run_key, kept.early, np.int64(observed.dealer), observed.array(),
+                      np.int64(len(observed.codes)), np.array(cands, dtype=np.uint8),
+                      codes, rows, packed, contracts)
+    # One play per distinct (deal, taker, kind): card play reads neither the level
+    # nor the coinche, so it serves every action that ends in that contract.
+    taker = contracts[C_TAKER].astype(np.int64)
+    combo = np.where(taker >= 0, np.arange(n)[None, :] * 24 + taker * 6
+                     + contracts[C_KIND], -1)
+    live = combo >= 0
+    uniq, inverse = np.unique(combo[live], return_inverse=True)
+    play_col = np.full((m, n), -1, dtype=np.int64)
+    play_col[live] = inverse
+    deal_of = uniq // 24
+    pc = play_fn(run_key, np.ascontiguousarray(kept.hands[deal_of]), observed.dealer,
+                 ((uniq % 24) // 6).astype(np.int8), (uniq % 6).astype(np.int8),
+                 codes, rows, packed)
+    diff = np.empty((m, n), dtype=np.int32)
+    made = np.empty((m, n), dtype=np.int8)
+    score_outcomes(pc, play_col, contracts, np.int64(observed.seat & 1), packed, diff,
+                   made)
+    return contracts, diff, made
+
+
+def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
+           seat: int | None = None, dealer: int | None = None,
+           samples: int = DEFAULT_SAMPLES, seed: int = 0,
+           give: Mapping[Any, Any] | Iterable[Any] | None = None,
+           void: Mapping[Any, Any] | Iterable[Any] | None = None,
+           profile: str | Profile | None = "federal",
+           players: str | Sequence[str] | None = "heuristic",
+           params: Sequence[Mapping[str, float] | None] | None = None,
+           play: str = "heuristic", max_bid: str | int | None = None,
+           max_draws: int = MAX_DRAWS, threads: int | None = None,
+           progress: bool | None = None) -> AdviceResult:
+    """Expected marks of every legal action now, on deals conditioned on the auction.
+
+    Parameters
+    ----------
+    hand : str, list of str or int
+        The player's 8 cards.
+    auction : str or iterable of str
+        The auction so far in ``score``'s tokens (``"80H 90S"``; ``""`` to open).
+    seat, dealer : int, optional
+        The player's seat (the next speaker) and the dealer; give one, the other follows
+        (neither: seat 0).
+    samples : int
+        Deals kept (every action is evaluated on all of them).
+    seed : int
+    give, void : optional
+        Constraints on the unseen cards (:func:`simcoinche.hand_odds.deals`).
+    profile : str or Profile
+    players : str or pair of str
+        Model players per team: they explain the auction, continue it and play the cards.
+    params : pair of mappings, optional
+        Their parameter overrides per team.
+    play : str
+        Card play of the final contracts: ``heuristic`` (``dd``, ``pimc``: not available
+        yet).
+    max_bid : str or int, optional
+        Highest bid value considered (``160``, ``capot``, ``generale``; default capot).
+    max_draws : int
+        Limit on the deals drawn by the auction filter.
+    threads : int, optional
+    progress : bool, optional
+
+    Returns
+    -------
+    AdviceResult
+        ``actions`` sorted by expected value, best first.
+
+    Raises
+    ------
+    InputError
+        Bad hand, constraints, auction, seat, option, or an auction too unlikely to reach
+        ``samples`` deals within ``max_draws`` draws (one line).
+    """
+    from simcoinche._kernels.auction_filter import C_TAKER
+    from simcoinche._kernels.rng import seed_key
+    from simcoinche.simulation import check_seed, check_threads, positive_int, team_players
+
+    prof = get_profile(profile)
+    observed = parse_auction(auction, prof, seat, dealer)
+    d = deals(hand, observed.seat, give, void)
+    play_fn = get_play_mode(play)
+    samples = positive_int(samples, "samples")
+    seed = check_seed(seed)
+    pk, codes, rows = team_players(players, params)
+    threads = check_threads(threads)
+    cands = candidate_actions(observed, _max_level(max_bid, prof))
+    m = len(cands)
+    team = observed.seat & 1
+    key = np.uint64(seed_key(np.uint64(seed)))
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    t0 = time.perf_counter()
+    try:
+        kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
+                         progress=progress)
+        contracts, diff, made = evaluate(key, kept, observed, cands, codes, rows, prof,
+                                         play_fn)
+    finally:
+        numba.set_num_threads(previous)
+    seconds = time.perf_counter() - t0
+
+    n = kept.n
+    taker = contracts[C_TAKER].astype(np.int64)
+    evs = diff.mean(axis=1)
+    best = int(np.argmax(evs))
+    values = []
+    for c in range(m):
+        ev, lo, hi = _mean_ci(diff[c].astype(np.float64))
+        dv, dlo, dhi = _mean_ci((diff[c] - diff[best]).astype(np.float64))
+        contract = made[c] >= 0
+        values.append(ActionValue(
+            format_action(cands[c], prof), cands[c], ev, lo, hi, dv, dlo, dhi,
+            float((made[c] == 1).sum() / contract.sum()) if contract.any() else None,
+            float(((taker[c] >= 0) & ((taker[c] & 1) == team)).mean()),
+            float((~contract).mean())))
+    # Best first; equal values keep the candidate order (pass, bids upwards, coinche).
+    order = sorted(range(m), key=lambda c: -values[c].ev)
+    return AdviceResult(d, observed, prof.name, (pk[0].name, pk[1].name), play, n, seed,
+                        kept.draws, [values[c] for c in order], seconds, diff)
