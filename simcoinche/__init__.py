@@ -6,15 +6,18 @@ Public API:
 - :func:`read_results`, :func:`read_metadata` — read a run back;
 - :mod:`simcoinche.profiles` (rule profiles), :mod:`simcoinche.cards` (card encoding),
   :mod:`simcoinche.features`, :mod:`simcoinche.stats`, :mod:`simcoinche.plots` (analysis),
-  :mod:`simcoinche.reference` (the readable rules engine), :mod:`simcoinche.verify`.
+  :mod:`simcoinche.reference` (the readable rules engine), :mod:`simcoinche.verify`;
+- :mod:`simcoinche.dd` — double-dummy values (``simcoinche.dd.table``,
+  ``simcoinche.dd.solve_many``, ``simcoinche.dd.card_values``, ``simcoinche.dd.generale``).
 """
 
 __version__ = "0.1.0"
 # Bumped whenever a rule implementation changes what a donne scores (stored in outputs).
 RULES_VERSION = "2"
 
+from simcoinche import dd  # noqa: E402
 from simcoinche.results import read_metadata, read_results  # noqa: E402
 from simcoinche.simulation import simulate, simulate_to_file  # noqa: E402
 
-__all__ = ["RULES_VERSION", "__version__", "read_metadata", "read_results", "simulate",
+__all__ = ["RULES_VERSION", "__version__", "dd", "read_metadata", "read_results", "simulate",
            "simulate_to_file"]
