@@ -139,6 +139,8 @@ def _dealers_array(dealer: Any, n: int) -> np.ndarray:
     arr = np.asarray(dealer)
     if arr.ndim == 0:
         arr = np.full(n, arr)
+    if arr.shape == (0,) == (n,):
+        return np.zeros(0, dtype=np.int64)
     if arr.shape != (n,) or not (np.issubdtype(arr.dtype, np.integer) and arr.dtype != bool):
         raise InputError(f"dealer: expected {n} seats 0..3 (one per row), got "
                          f"{arr.dtype} array of shape {arr.shape}")
