@@ -66,16 +66,20 @@ _FULL_DECK = 0xFFFFFFFF
 
 def _kinds_array(kind: Any, n: int, profile: Profile) -> np.ndarray:
     """``kind`` (one kind or one per row; indices or names) as int64[n], checked against
-    the profile's contract kinds."""
+    the profile's contract kinds (vectorised for integer arrays)."""
     if isinstance(kind, (str, int, np.integer)) and not isinstance(kind, bool):
-        kind = [kind] * n
-    out = np.empty(n, dtype=np.int64)
-    items = list(kind) if not isinstance(kind, np.ndarray) else kind.tolist()
-    if len(items) != n:
-        raise InputError(f"kind: expected {n} contract kinds (one per row), got {len(items)}")
-    for i, k in enumerate(items):
-        out[i] = parse_kind(k, profile, where=f"kind[{i}]")
-    return out
+        return np.full(n, parse_kind(kind, profile), dtype=np.int64)
+    arr = np.asarray(kind)
+    if arr.ndim != 1 or arr.shape[0] != n:
+        raise InputError(f"kind: expected {n} contract kinds (one per row), got shape "
+                         f"{arr.shape}")
+    if np.issubdtype(arr.dtype, np.integer):
+        bad = np.flatnonzero(~np.isin(arr, profile.contract_kinds))
+        if bad.size:  # name the first culprit with parse_kind's message
+            parse_kind(arr[bad[0]], profile, where=f"kind[{int(bad[0])}]")
+        return arr.astype(np.int64)
+    return np.array([parse_kind(k, profile, where=f"kind[{i}]")
+                     for i, k in enumerate(arr.tolist())], dtype=np.int64)
 
 
 def parse_kind(kind: Any, profile: Profile | str | None = None, where: str = "kind") -> int:

@@ -61,9 +61,8 @@ def _contract_text(contract: dict) -> str:
 
 def render(a) -> str:
     """The readable report of a :class:`simcoinche.dd.RecordAnalysis`."""
-    lines = [f"Double-dummy card points ({a.profile.name}; dealer {a.dealer}, seat "
-             f"{(a.dealer + 1) & 3} leads; all hands visible, both sides play perfectly)",
-             ""]
+    lines = [f"Double-dummy card points ({a.profile.name}, dealer {a.dealer}, seat "
+             f"{(a.dealer + 1) & 3} leads): all hands visible, both sides play perfectly", ""]
     head = f"{'kind':<5}{'team 0':>8}{'team 1':>8}"
     if a.generales is not None:
         head += "  générale"
