@@ -217,14 +217,13 @@ def _scratch() -> _dd.Scratch:
     return S
 
 
-
-def _progress(total: int, enabled: bool | None, desc: str):
+def _progress(total: int, enabled: bool | None, desc: str, unit: str):
     """A tqdm bar on stderr (``enabled`` None: only when stderr is a terminal)."""
     from tqdm import tqdm
 
     if enabled is None:
         enabled = sys.stderr.isatty()
-    return tqdm(total=total, desc=desc, unit=" solves", disable=not enabled, file=sys.stderr,
+    return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, file=sys.stderr,
                 dynamic_ncols=True, leave=False)
 
 
@@ -262,10 +261,6 @@ def parse_deal(hands: Any) -> list[int]:
     lists = [h.replace(",", " ").split() if isinstance(h, str) else
              (list(h) if isinstance(h, Sequence) else h) for h in items]
     return [to_mask(cards) for cards in parse_hands(lists)]
-
-
-def _kind_names(profile: Profile) -> list[str]:
-    return [CONTRACT_KIND_NAMES[k] for k in profile.contract_kinds]
 
 
 def _team1_from_team0(S: _dd.Scratch, hands: Sequence[int], leader: int,
@@ -321,7 +316,7 @@ def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
     threads = check_threads(threads)
     kinds = list(prof.contract_kinds)
     c0 = np.zeros(len(kinds), dtype=np.int64)
-    with _progress(len(kinds), progress, "double-dummy table") as bar:
+    with _progress(len(kinds), progress, "double-dummy table", " kinds") as bar:
         for start in range(0, len(kinds), threads):
             part = kinds[start:start + threads]
             rows = np.array([masks] * len(part), dtype=np.uint32)
@@ -544,7 +539,7 @@ def play_analysis(hands: Any, dealer: int, kind: Any, played: Any,
     cards = _parse_played(played)
     S = _scratch()
     out = []
-    with _progress(len(cards), progress, "double-dummy play") as bar:
+    with _progress(len(cards), progress, "double-dummy play", " cards") as bar:
         for i, pos in _walk(masks, dealer, k, cards, prof):
             if i == len(cards):
                 break
