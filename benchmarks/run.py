@@ -16,7 +16,10 @@ Measures (medians of R repeats, min and max kept):
   over 1,000,000 donnes per player kind; a local Dask cluster against the single-process
   engine;
 - whole parties (``simcoinche parties`` to a Parquet file) per second on 2 threads;
-- the peer engine ``colver`` in the same run, when installed.
+- the peer engine ``colver`` in the same run, when installed;
+- the double-dummy solver against colver's (``dd``, :mod:`benchmarks.dd`): value-only
+  solves, every root card scored, a position after two tricks; one thread each, the same
+  seeded deals, and the check that both give the same values.
 
 Results go to ``benchmarks/results/`` as JSON (``latest.json`` / ``latest-quick.json``)
 and a summary table is printed.
@@ -36,6 +39,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from benchmarks import dd as dd_bench
 from benchmarks import kernels, peer_colver, reference_donnes
 from benchmarks.harness import REPO, Figure, Results, repeat, table, write_results
 from simcoinche.profiles import PROFILES
@@ -57,10 +61,12 @@ SIZES = {
     "parties": (5_000, 100_000),
     "auction_kept": (2_000, 20_000),
     "advise_deals": (1_000, 10_000),
+    "dd_deals": (8, 200),
+    "dd_blocks": (2, 5),
 }
 
 
-ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,advise,invariants,dask,parties,peer"
+ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,advise,invariants,dask,parties,peer,dd"
 
 
 def _size(name: str, quick: bool) -> int:
@@ -397,6 +403,48 @@ def bench_peer(res: Results, quick: bool, repeats: int) -> None:
                    "Python loop on 1 thread, no output")
 
 
+def bench_dd(res: Results, quick: bool) -> None:
+    """Double-dummy solver against colver's, one thread each, the same seeded deals.
+
+    Samples are the rates of the deal blocks (ours and colver interleaved block by
+    block), so ``repeats`` does not apply: the work is the deals themselves.
+    """
+    ok, info = peer_colver.available()
+    n, blocks = _size("dd_deals", quick), _size("dd_blocks", quick)
+    if not ok:
+        _log(f"dd: peer absent: {info}")
+        res.notes["dd"] = f"colver absent: {info}"
+        for task in ("value", "root", "mid"):
+            res.ratio(f"DD {task}: ours / colver (1 thread)", f"dd.ours.{task}",
+                      f"dd.colver.{task}", 2 if task != "mid" else None,
+                      note=f"colver absent: {info}")
+        return
+    _log(f"double-dummy solver vs colver: {n} deals, {blocks} blocks, 1 thread each")
+    out = dd_bench.run(n, blocks)
+    r = out["rates"]
+    units = {"value": "solves/s", "root": "positions/s", "mid": "positions/s"}
+    notes = {"value": dd_bench.VALUE_DESCRIPTION, "root": dd_bench.ROOT_DESCRIPTION,
+             "mid": dd_bench.MID_DESCRIPTION}
+    for task in ("value", "root", "mid"):
+        res.add(Figure(f"dd.ours.{task}", units[task], r[f"ours.{task}"],
+                       f"{notes[task]}; {n} deals"))
+        res.add(Figure(f"dd.ours.{task}_nodes", "nodes/s", r[f"ours.{task}_nodes"],
+                       f"search nodes of the same {task} task"))
+        res.add(Figure(f"dd.colver.{task}", units[task], r[f"colver.{task}"],
+                       f"{notes[task]}; {n} deals; colver does not expose node counts"))
+        target = None if task == "mid" else 2
+        res.ratio(f"DD {task}: ours / colver (1 thread)", f"dd.ours.{task}",
+                  f"dd.colver.{task}", target, note="same deals, same run, one thread each")
+        bad = out["mismatches"][task]
+        what = {"value": "(deal, suit) values", "root": "root card values",
+                "mid": "card values after 2 tricks"}[task]
+        res.check(f"DD {task}: same values as colver", not bad,
+                  f"{out['compared'][task]} {what} compared, {len(bad)} mismatches"
+                  + (f"; first: {bad[0]}" if bad else ""))
+    res.notes["dd"] = (f"colver {info}; {n} deals colver.Env.deal(dealer=i % 4, seed="
+                       f"{dd_bench.SEED0} + i), {blocks} blocks")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run",
                                      description="simcoinche benchmarks")
@@ -406,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     parser.add_argument("--only", default=None,
                         help="comma-separated sections: kernels,donnes,e2e,rss,startup,"
-                             "odds,advise,invariants,dask,parties,peer")
+                             "odds,advise,invariants,dask,parties,peer,dd")
     args = parser.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 5)
     sections = set((args.only or ALL_SECTIONS).split(","))
@@ -435,6 +483,8 @@ def main(argv: list[str] | None = None) -> int:
             bench_parties(res, args.quick, repeats, tmp)
         if "peer" in sections:
             bench_peer(res, args.quick, repeats)
+        if "dd" in sections:
+            bench_dd(res, args.quick)
     path = write_results(res, args.out)
     print(table(res))
     print(f"\nresults: {path}")

@@ -12,13 +12,16 @@ Public API:
 - :func:`advise` — expected marks of every legal action now, given the auction;
 - :mod:`simcoinche.profiles` (rule profiles), :mod:`simcoinche.cards` (card encoding),
   :mod:`simcoinche.features`, :mod:`simcoinche.stats`, :mod:`simcoinche.plots` (analysis),
-  :mod:`simcoinche.reference` (the readable rules engine), :mod:`simcoinche.verify`.
+  :mod:`simcoinche.reference` (the readable rules engine), :mod:`simcoinche.verify`;
+- :mod:`simcoinche.dd` — double-dummy values (``simcoinche.dd.table``,
+  ``simcoinche.dd.solve_many``, ``simcoinche.dd.card_values``, ``simcoinche.dd.generale``).
 """
 
 __version__ = "0.1.0"
 # Bumped whenever a rule implementation changes what a donne scores (stored in outputs).
 RULES_VERSION = "2"
 
+from simcoinche import dd  # noqa: E402
 from simcoinche.advisor import advise  # noqa: E402
 from simcoinche.duplicate import match  # noqa: E402
 from simcoinche.hand_odds import odds  # noqa: E402
@@ -26,6 +29,5 @@ from simcoinche.partie import parties  # noqa: E402
 from simcoinche.results import read_metadata, read_results  # noqa: E402
 from simcoinche.simulation import simulate, simulate_to_file  # noqa: E402
 
-__all__ = ["RULES_VERSION", "__version__", "advise", "match", "odds", "parties",
-           "read_metadata", "read_results",
-           "simulate", "simulate_to_file"]
+__all__ = ["RULES_VERSION", "__version__", "advise", "dd", "match", "odds", "parties",
+           "read_metadata", "read_results", "simulate", "simulate_to_file"]

@@ -30,10 +30,17 @@ from simcoinche.cards import (
     parse_card,
 )
 from simcoinche.errors import InputError
-from simcoinche.profiles import DEFAULT_PROFILE, get_profile
-from simcoinche.reference import CONTRACT, PASSED_OUT, Announcement, replay_donne
+from simcoinche.profiles import DEFAULT_PROFILE, Profile, get_profile
+from simcoinche.reference import (
+    CONTRACT,
+    PASSED_OUT,
+    Announcement,
+    DonneReplay,
+    replay_donne,
+)
 
-__all__ = ["AUCTION_REASONS", "parse_record", "verify_record"]
+__all__ = ["AUCTION_REASONS", "contract_object", "error_object", "parse_hands", "parse_record",
+           "validate_record", "verify_record"]
 
 REQUIRED_KEYS = ("dealer", "hands", "auction", "play")
 OPTIONAL_KEYS = ("profile", "declare")
@@ -77,25 +84,16 @@ def _list(value: Any, where: str) -> list:
     return value
 
 
-def _validate(record: dict) -> dict:
-    """Check the record's shape and parse it; return profile, dealer, hands, codes, play…"""
-    for key in record:
-        if key not in REQUIRED_KEYS + OPTIONAL_KEYS:
-            raise InputError(f"unknown key {key!r}; expected: "
-                             + ", ".join(OPTIONAL_KEYS[:1] + REQUIRED_KEYS + OPTIONAL_KEYS[1:]))
-    for key in REQUIRED_KEYS:
-        if key not in record:
-            raise InputError(f"missing key {key!r}")
-    prof_name = record.get("profile", DEFAULT_PROFILE)
-    if not isinstance(prof_name, str):
-        raise InputError(f"profile: expected a profile name, got {prof_name!r}")
-    profile = get_profile(prof_name)
+def parse_hands(hands_in: Any) -> list[list[int]]:
+    """The four 8-card hands of a record (lists of card texts) as card indices.
 
-    dealer = record["dealer"]
-    if not _is_int(dealer) or not 0 <= dealer <= 3:
-        raise InputError(f"dealer: expected a seat 0..3, got {dealer!r}")
-
-    hands_in = _list(record["hands"], "hands")
+    Raises
+    ------
+    InputError
+        Not 4 lists, a hand without 8 cards, an unknown or duplicate card (the message
+        names it: ``hands[1][3]: duplicate card JH (also hands[0][0])``).
+    """
+    hands_in = _list(hands_in, "hands")
     if len(hands_in) != 4:
         raise InputError(f"hands: expected 4 hands, got {len(hands_in)}")
     seen: dict[int, str] = {}
@@ -114,6 +112,28 @@ def _validate(record: dict) -> dict:
             seen[c] = where
             cards.append(c)
         hands.append(cards)
+    return hands
+
+
+def validate_record(record: dict) -> dict:
+    """Check the record's shape and parse it; return profile, dealer, hands, codes, play…"""
+    for key in record:
+        if key not in REQUIRED_KEYS + OPTIONAL_KEYS:
+            raise InputError(f"unknown key {key!r}; expected: "
+                             + ", ".join(OPTIONAL_KEYS[:1] + REQUIRED_KEYS + OPTIONAL_KEYS[1:]))
+    for key in REQUIRED_KEYS:
+        if key not in record:
+            raise InputError(f"missing key {key!r}")
+    prof_name = record.get("profile", DEFAULT_PROFILE)
+    if not isinstance(prof_name, str):
+        raise InputError(f"profile: expected a profile name, got {prof_name!r}")
+    profile = get_profile(prof_name)
+
+    dealer = record["dealer"]
+    if not _is_int(dealer) or not 0 <= dealer <= 3:
+        raise InputError(f"dealer: expected a seat 0..3, got {dealer!r}")
+
+    hands = parse_hands(record["hands"])
 
     tokens = _list(record["auction"], "auction")
     codes = parse_actions(tokens, profile)
@@ -136,6 +156,35 @@ def _ann_json(a: Announcement) -> dict:
     return {"seat": a.seat, "kind": a.kind, "rank": RANKS[a.rank],
             "suit": None if a.suit is None else SUITS[a.suit],
             "length": a.length, "points": a.points}
+
+
+def error_object(rep: DonneReplay, r: dict) -> dict | None:
+    """The ``error`` object of a replay: ``{"phase", "index", "action", "reason"}`` of the
+    first illegal action (``r`` is :func:`validate_record`'s result), or ``None``."""
+    if rep.error is None:
+        return None
+    e = rep.error
+    if e.phase == "auction":
+        action = r["tokens"][e.index]
+    else:
+        action = format_card(r["play"][e.index])
+    return {"phase": e.phase, "index": e.index, "action": action, "reason": e.reason}
+
+
+def contract_object(rep: DonneReplay, profile: Profile) -> dict | None:
+    """The ``contract`` object of a replay (``None`` unless the auction fixed one):
+    taker, value, suit (a contract kind name), capot, coinche, and ``generale`` for the
+    profiles that have one."""
+    auc = rep.auction
+    if auc.status != CONTRACT:
+        return None
+    contract = {"taker": auc.bidder, "value": auc.value,
+                "suit": CONTRACT_KIND_NAMES[auc.kind], "capot": auc.capot,
+                "coinche": auc.coinche}
+    if profile.generale_value:
+        # Profiles with a générale (classic, strict) say whether the contract is one.
+        contract["generale"] = auc.generale
+    return contract
 
 
 def verify_record(record: dict) -> tuple[dict, int]:
@@ -161,28 +210,13 @@ def verify_record(record: dict) -> tuple[dict, int]:
     """
     if not isinstance(record, dict):
         raise InputError(f"the donne must be a JSON object, not {type(record).__name__}")
-    r = _validate(record)
+    r = validate_record(record)
     profile = r["profile"]
     rep = replay_donne(r["hands"], r["dealer"], r["codes"], r["play"], r["declare"], profile)
     auc = rep.auction
 
-    error = None
-    if rep.error is not None:
-        e = rep.error
-        if e.phase == "auction":
-            action = r["tokens"][e.index]
-        else:
-            action = format_card(r["play"][e.index])
-        error = {"phase": e.phase, "index": e.index, "action": action, "reason": e.reason}
-
-    contract = None
-    if auc.status == CONTRACT:
-        contract = {"taker": auc.bidder, "value": auc.value,
-                    "suit": CONTRACT_KIND_NAMES[auc.kind], "capot": auc.capot,
-                    "coinche": auc.coinche}
-        if profile.generale_value:
-            # Profiles with a générale (classic, strict) say whether the contract is one.
-            contract["generale"] = auc.generale
+    error = error_object(rep, r)
+    contract = contract_object(rep, profile)
 
     out: dict[str, Any] = {
         "legal": error is None,

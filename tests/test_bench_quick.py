@@ -28,7 +28,9 @@ def test_quick_benchmark_writes_every_section_and_the_table(tmp_path):
                    "donnes.heuristic.t1", "reference.donnes.random", "e2e.random.t1",
                    "e2e.heuristic.t1", "rss.heuristic", "start.cold", "start.warm",
                    "odds.in_process", "odds.cli_warm", "advise.odds_auction", "advise.advise",
-                   "dask.local_cluster", "parties.heuristic"):
+                   "dask.local_cluster", "parties.heuristic",
+                   "dd.ours.value", "dd.colver.value", "dd.ours.root", "dd.colver.root",
+                   "dd.ours.mid", "dd.colver.mid"):
         assert any(name.startswith(prefix) for name in figures), prefix
     for fig in figures.values():
         assert fig["repeats"] >= 1 and fig["min"] <= fig["median"] <= fig["max"]
@@ -39,6 +41,8 @@ def test_quick_benchmark_writes_every_section_and_the_table(tmp_path):
     assert ratios["kernel/reference legal_mask"]["value"] > 1
     # the peer is either measured or reported as absent, never silently missing
     assert "colver" in doc["notes"]
+    # the invariants (2) and the double-dummy values equal colver's (3 tasks)
     checks = [t for t in doc["targets"].values() if t.get("note") == "check"]
-    assert len(checks) == 2 and all(t["met"] for t in checks)
+    assert len(checks) == 5 and all(t["met"] for t in checks), checks
+    assert ratios["DD value: ours / colver (1 thread)"]["value"] > 0
     assert "| figure | median |" in proc.stdout

@@ -54,7 +54,7 @@ def test_unknown_command_is_one_line_and_exit_2(capsys):
 def test_every_command_of_the_product_surface_is_registered():
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    assert {"simulate", "score", "odds", "report", "profiles"} <= set(sub.choices)
+    assert {"simulate", "score", "odds", "report", "profiles", "dd"} <= set(sub.choices)
 
 
 def test_version(capsys):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -116,3 +117,15 @@ def add_deal_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=integer, default=None, metavar="T",
                    help="worker threads (default: all cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def read_input(path: str) -> str:
+    """The text of ``path`` (``-``: stdin); InputError (one line) when it cannot be read."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise InputError(f"cannot read {path}: {reason}") from None

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from simcoinche.errors import InputError
+from simcoinche.commands import read_input
 from simcoinche.verify import verify_text
 
 
@@ -24,19 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _read(path: str) -> str:
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise InputError(f"cannot read {path}: {reason}") from None
-
-
 def run(args: argparse.Namespace) -> int:
     """Print the verdict of one donne; return 0 (legal), 1 (illegal action)."""
-    out, status = verify_text(_read(args.file))
+    out, status = verify_text(read_input(args.file))
     sys.stdout.write(json.dumps(out) + "\n")
     return status
