@@ -15,6 +15,9 @@ tens, voids and singletons, plus the partner's assumed share (``base``).
   pas d'atout"); belote adds to a raise but never makes one on its own ("ne pas
   remonter de 20 points sur un 80 pour la belote").
 - Bid capot when the estimate reaches ``capot_est`` (all the tricks).
+- No favourite suit: when several contract kinds share the best estimate, the player
+  picks one uniformly from its own random stream (``symmetric_ties`` 0 restores the old
+  first-in-order choice, for paired comparisons).
 - Coinche when the defending hand says the contract fails; surcoinche when the takers'
   estimate exceeds the contract by ``surcoinche_margin``.
 - Tout-atout / sans-atout, where the profile has them (:func:`nt_open_eval`): "80 pour
@@ -89,7 +92,7 @@ from simcoinche._kernels.players import (
     N_KINDS,
     auction_check_inline,
 )
-from simcoinche._kernels.rng import lowest_bit, popcount32
+from simcoinche._kernels.rng import lowest_bit, popcount32, random_bit
 from simcoinche._kernels.scoring import bid_value
 from simcoinche._kernels.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
 
@@ -141,6 +144,9 @@ PARAMS = (
      "evaluation of each card not yet held at the auction (stephanoise bids on 6)"),
     ("sa_margin", 38, 10.0,
      "SA: taken off the estimate (no trump to stop the opponents' long suits)"),
+    ("symmetric_ties", 39, 1.0,
+     "1: contract kinds of equal estimate are chosen among at random (no favourite "
+     "suit); 0: the first in the order S H D C SA TA (the heuristic before 2026-11)"),
 )
 HP_BASE = 0
 HP_V_JACK = 1
@@ -181,7 +187,8 @@ HP_DEF_NT_MAJOR = 35
 HP_DEF_NT_SECOND = 36
 HP_UNSEEN_CARD = 37
 HP_SA_MARGIN = 38
-N_PARAMS = 39
+HP_SYMMETRIC_TIES = 39
+N_PARAMS = 40
 
 # scoring.bid_value compiled again from its own source with numba-level inlining (the
 # auction evaluates it for every bid it reads; same code, no cache of its own).
@@ -502,7 +509,8 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     prof : int32[PROFILE_LEN]
         Packed profile.
     st : uint64[4]
-        RNG state (unused: the heuristic is deterministic).
+        RNG state of the players' stream: drawn from only to choose among contract kinds
+        of equal estimate (``symmetric_ties``).
     """
     if astate[A_STATUS] != 0:
         return ACT_PASS
@@ -542,6 +550,8 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     best_e = -1.0
     best_k = -1
     best_fresh = True
+    tied = np.int64(0)    # kinds (bit kd) whose estimate equals best_e
+    fresh_k = np.int64(0)  # kinds (bit kd) neither partner has bid yet
     n_kinds = 4 + prof[P_ALLOW_SA] + prof[P_ALLOW_TA]
     for j in range(n_kinds):
         kd = j
@@ -549,12 +559,24 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
             kd = 5
         e, fresh = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
                                   row, prof)
+        if fresh:
+            fresh_k |= np.int64(1) << kd
         if e > best_e:
             best_e = e
             best_k = kd
             best_fresh = fresh
+            tied = np.int64(1) << kd
+        elif e == best_e:
+            tied |= np.int64(1) << kd
     if best_k < 0:
         return ACT_PASS
+    if popcount32(tied) > 1 and \
+            best_e >= min(params[row, HP_OPEN_MIN], params[row, HP_CAPOT_EST]) and \
+            params[row, HP_SYMMETRIC_TIES] != 0.0:
+        # Kinds of equal estimate: one of them uniformly (the player's own stream), so
+        # that no suit is favoured (drawn only when the choice can matter: a bid).
+        best_k = random_bit(st, np.uint32(tied))
+        best_fresh = ((fresh_k >> best_k) & 1) != 0
     nv = prof[P_N_BID_VALUES]
     if best_e >= params[row, HP_CAPOT_EST]:
         # The estimate says all the tricks: capot.
