@@ -6,7 +6,8 @@ the auction action codes and the 32 cards in play order), so that any changed de
 any player changes the hash. ``--check FILE`` recomputes them and compares (exit 1 on
 any difference). Cases: heuristic and random players, 100,000 federal donnes and 30,000
 per other profile (``--quick``: 10,000 and 3,000), seed 1, 2 threads (results do not
-depend on the thread count).
+depend on the thread count). ``--param symmetric_ties=0`` hashes the heuristic with the
+old first-in-order tie-break, which must reproduce ``row_hashes-main.json`` exactly.
 """
 
 from __future__ import annotations
@@ -45,10 +46,15 @@ def cases(quick: bool) -> list[tuple[str, str, int]]:
             for players in ("heuristic", "random") for name in PROFILES]
 
 
-def compute(quick: bool) -> dict[str, str]:
-    """Every case's hash, keyed ``players/profile/n``."""
+def compute(quick: bool, overrides: dict[str, float] | None = None) -> dict[str, str]:
+    """Every case's hash, keyed ``players/profile/n`` (heuristic parameter overrides for
+    the heuristic cases, both teams)."""
     numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-    return {f"{p}/{prof}/{n}": run_hash(p, prof, n) for p, prof, n in cases(quick)}
+    out = {}
+    for p, prof, n in cases(quick):
+        params = (overrides, overrides) if overrides and p == "heuristic" else None
+        out[f"{p}/{prof}/{n}"] = run_hash(p, prof, n, params=params)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,8 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--write", type=Path, metavar="FILE", help="record the hashes")
     group.add_argument("--check", type=Path, metavar="FILE", help="compare with a record")
     parser.add_argument("--quick", action="store_true", help="10,000 / 3,000 donnes")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="heuristic parameter override (e.g. symmetric_ties=0)")
     args = parser.parse_args(argv)
-    hashes = compute(args.quick)
+    overrides = {k: float(v) for k, v in (p.split("=", 1) for p in args.param)}
+    hashes = compute(args.quick, overrides or None)
     if args.write:
         args.write.write_text(json.dumps(hashes, indent=1) + "\n")
         print(f"wrote {len(hashes)} hashes to {args.write}")
