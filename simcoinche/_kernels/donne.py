@@ -108,7 +108,7 @@ def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
     return random_action(hand, astate, actions, n_actions, params, row, prof, st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_card(code, hand, legal, trick, n, info, actions, n_actions, params, row, prof, st):
     """Card played by a player of kind ``code`` among ``legal`` (``uint32``)."""
     if code == PLAYER_HEURISTIC:

@@ -205,6 +205,24 @@ R_ACE = 7
 _TRUMP_STR = TRUMP_STRENGTH.astype(np.int64)
 _PLAIN_STR = PLAIN_STRENGTH.astype(np.int64)
 
+# play.card_points compiled again from its own source with numba-level inlining (card
+# play evaluates it for every candidate card; same code, no cache of its own).
+_card_points = njit(inline="always")(card_points.py_func)
+
+
+def _top_rank_tables() -> np.ndarray:
+    """``TOP_RANK[order, byte]``: the rank of the strongest card among the ranks set in
+    ``byte`` (order 0 plain A T K Q J 9 8 7, order 1 trump J 9 A T K Q 8 7); -1 for 0."""
+    out = np.full((2, 256), -1, dtype=np.int64)
+    for order, strength in enumerate((PLAIN_STRENGTH, TRUMP_STRENGTH)):
+        for byte in range(1, 256):
+            ranks = [r for r in range(8) if (byte >> r) & 1]
+            out[order, byte] = max(ranks, key=lambda r: strength[r])
+    return out
+
+
+TOP_RANK = _top_rank_tables()
+
 
 # =========================================================================================
 # Auction
@@ -659,34 +677,27 @@ def _lowest(cards, kind, prof):
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = card_points(c, kind, prof) * 16 + _strength(c, kind)
+        v = _card_points(c, kind, prof) * 16 + _strength(c, kind)
         if v < best_v:
             best_v = v
             best = c
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _highest(cards, kind):
-    """The strongest card of ``cards`` (all of one suit)."""
-    best = -1
-    best_v = -1
+    """The strongest card of ``cards`` (non-empty, all of one suit): one table lookup."""
     m = np.int64(cards)
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        v = _strength(c, kind)
-        if v > best_v:
-            best_v = v
-            best = c
-    return best
+    s = lowest_bit(m) >> 3
+    trump_order = 1 if kind == 5 or (kind < 4 and s == kind) else 0
+    return 8 * s + TOP_RANK[trump_order, (m >> (8 * s)) & 0xFF]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discard_cost(c, hand, kind, unknown, prof):
     """Cost of giving up card ``c``: its points, and more for trumps, masters and guards."""
     s = c >> 3
-    cost = card_points(c, kind, prof) * 4 + _strength(c, kind)
+    cost = _card_points(c, kind, prof) * 4 + _strength(c, kind)
     if kind < 4 and s == kind:
         # Keep trumps.
         cost += 200
@@ -727,10 +738,10 @@ def _best_points(cands, hand, kind, unknown, prof):
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = card_points(c, kind, prof) * 4 - _strength(c, kind)
+        v = _card_points(c, kind, prof) * 4 - _strength(c, kind)
         if kind < 4 and (c >> 3) == kind:
             v -= 200
-        if _is_master(c, kind, unknown) and card_points(c, kind, prof) >= 10:
+        if _is_master(c, kind, unknown) and _card_points(c, kind, prof) >= 10:
             # A master ace or ten wins its own trick later: a smaller gift is as good.
             v -= 30
         if v > best_v:
@@ -796,7 +807,7 @@ def heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
     led = trick[0] >> 3
     pts = 0
     for p in range(n):
-        pts += card_points(trick[p], kind, prof)
+        pts += _card_points(trick[p], kind, prof)
     partner_wins = w == n - 2
     last = n == 3
     if partner_wins:
@@ -822,17 +833,14 @@ def heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
             return _best_points(lg, h, kind, unknown, prof)
         return _cheapest_discard(lg, h, kind, unknown, prof)
 
-    # Opponent winning: find the legal cards that would take the lead.
-    winners = np.int64(0)
-    m = lg
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        save = trick[n]
-        trick[n] = c
-        if trick_winner(trick, n + 1, kind, prof) == n:
-            winners |= np.int64(1) << c
-        trick[n] = save
+    # Opponent winning: the legal cards that would take the lead. The winning card is
+    # of the led suit or a trump; it is beaten by the higher cards of its suit (in the
+    # kind's order) and, when it is not a trump at a suit contract, by every trump.
+    wcard = np.int64(trick[w])
+    beat = _higher_in_suit(wcard, kind)
+    if kind < 4 and (wcard >> 3) != kind:
+        beat |= trump_mask
+    winners = lg & beat
     if winners == 0:
         # Cannot win: discard the cheapest card, keeping guards, trumps and masters.
         return _cheapest_discard(lg, h, kind, unknown, prof)
@@ -921,7 +929,7 @@ def _lead(h, lg, kind, seat, partner, taker, we_take, unknown, opp_may_trump, in
         card = low
         if _is_master(top, kind, unknown) and (unknown & (np.int64(0xFF) << (8 * s))) != 0:
             # Cash a master card (unless an opponent is known to ruff it).
-            score = 100 + card_points(top, kind, prof)
+            score = 100 + _card_points(top, kind, prof)
             card = top
             if opp_ruff:
                 score = -50
@@ -932,7 +940,7 @@ def _lead(h, lg, kind, seat, partner, taker, we_take, unknown, opp_may_trump, in
             # Return the partner's suit.
             score = 60
         else:
-            score = 20 - card_points(low, kind, prof)
+            score = 20 - _card_points(low, kind, prof)
             if (cards >> R_TEN) & 1 and not _is_master(
                 np.int64(8 * s + R_TEN), kind, unknown
             ):
