@@ -233,7 +233,7 @@ def _suit(h, s):
     return (np.int64(h) >> (8 * s)) & 0xFF
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def open_eval(hand, k, params, row):
     """Estimate of the team's points with suit ``k`` as trump, from ``hand`` alone.
 
@@ -275,7 +275,7 @@ def open_eval(hand, k, params, row):
     return e
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def support_eval(hand, k, params, row):
     """Raise owed to a partner who bid suit ``k``: aces, the other major, ruffs, belote."""
     t = _suit(hand, k)
@@ -668,7 +668,7 @@ def _is_master(card, kind, unknown):
     return (_higher_in_suit(card, kind) & unknown) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest(cards, kind, prof):
     """The weakest card of ``cards`` (fewest points, then lowest strength)."""
     best = -1
