@@ -750,7 +750,7 @@ def _best_points(cands, hand, kind, unknown, prof):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row, prof, st):
     """Card play of the heuristic player; returns a card of ``legal``.
 
