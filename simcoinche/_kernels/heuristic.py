@@ -442,40 +442,53 @@ def _level_for_value(v, prof):
 
 
 @njit(cache=True, inline="always")
-def _bids_in_kind(actions, n_actions, first_seat, seat, kind, prof):
-    """The bids in suit ``kind`` of ``seat`` and of its partner so far.
+def _bids_by_kind(actions, n_actions, first_seat, seat, prof):
+    """One pass over the auction: the bids of ``seat`` and of its partner in every kind.
 
-    Returns ``(my_last, partner_last, my_first, partner_first)``: the last values bid
-    (0 if none) and the positions of the first such bids in the auction (large if none).
+    Returns four ``int64`` with one field per contract kind ``kd`` (0..5):
+    ``(my_last, partner_last)`` the last values bid in the kind (0 if none), 10 bits at
+    ``10 * kd``; ``(my_first, partner_first)`` the positions of the first such bids in the
+    auction (255 if none), 8 bits at ``8 * kd``.
     """
-    my_last = 0
-    pa_last = 0
-    my_first = 1 << 20
-    pa_first = 1 << 20
+    my_last = np.int64(0)
+    pa_last = np.int64(0)
+    my_first = np.int64(0xFFFFFFFFFFFF)
+    pa_first = np.int64(0xFFFFFFFFFFFF)
     for j in range(n_actions):
         a = np.int64(actions[j])
-        if a < ACT_BID_BASE or (a - ACT_BID_BASE) % N_KINDS != kind:
+        if a < ACT_BID_BASE:
             continue
-        v = _value_of_level((a - ACT_BID_BASE) // N_KINDS, prof)
         who = (first_seat + j) & 3
+        if who != seat and who != (seat ^ 2):
+            continue
+        kd = (a - ACT_BID_BASE) % N_KINDS
+        v = np.int64(_value_of_level((a - ACT_BID_BASE) // N_KINDS, prof))
+        vs = 10 * kd
+        fs = 8 * kd
         if who == seat:
-            my_last = v
-            my_first = min(my_first, j)
-        elif who == (seat ^ 2):
-            pa_last = v
-            pa_first = min(pa_first, j)
+            my_last = (my_last & ~(np.int64(0x3FF) << vs)) | (v << vs)
+            if (my_first >> fs) & 0xFF == 0xFF:
+                my_first = (my_first & ~(np.int64(0xFF) << fs)) | (np.int64(j) << fs)
+        else:
+            pa_last = (pa_last & ~(np.int64(0x3FF) << vs)) | (v << vs)
+            if (pa_first >> fs) & 0xFF == 0xFF:
+                pa_first = (pa_first & ~(np.int64(0xFF) << fs)) | (np.int64(j) << fs)
     return my_last, pa_last, my_first, pa_first
 
 
 @njit(cache=True)
-def _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params, row, prof):
+def _team_estimate(hand, kd, bids, params, row, prof):
     """The team's estimated points with suit ``kd`` as trump, from this seat's view.
 
     Combines the own hand with what the partner's bids showed. Returns
     ``(estimate, fresh)``; ``fresh`` when neither partner has bid the suit yet;
     estimate ``-1`` when the suit may not be opened (no J, no guarded 9).
     """
-    my_l, pa_l, my_f, pa_f = _bids_in_kind(actions, n_actions, first_seat, seat, kd, prof)
+    # This kind's fields of :func:`_bids_by_kind` (``bids`` is its 4-tuple).
+    my_l = (bids[0] >> (10 * kd)) & 0x3FF
+    pa_l = (bids[1] >> (10 * kd)) & 0x3FF
+    my_f = (bids[2] >> (8 * kd)) & 0xFF
+    pa_f = (bids[3] >> (8 * kd)) & 0xFF
     # Cards still to come (stephanoise: the auction is held on 6 cards of 8).
     unseen = params[row, HP_UNSEEN_CARD] * (8 - popcount32(hand))
     if kd >= 4:
@@ -555,8 +568,8 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
         if auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
             kd = astate[A_KIND]
             v = _value_of_level(level, prof)
-            e, _ = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
-                                  row, prof)
+            bids = _bids_by_kind(actions, n_actions, first_seat, seat, prof)
+            e, _ = _team_estimate(hand, kd, bids, params, row, prof)
             if e >= v + params[row, HP_SURCOINCHE_MARGIN]:
                 return ACT_SURCOINCHE
         if not (prof[P_ALLOW_DECOINCHE] != 0 and seat == (bidder ^ 2)):
@@ -571,12 +584,12 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     tied = np.int64(0)    # kinds (bit kd) whose estimate equals best_e
     fresh_k = np.int64(0)  # kinds (bit kd) neither partner has bid yet
     n_kinds = 4 + prof[P_ALLOW_SA] + prof[P_ALLOW_TA]
+    bids = _bids_by_kind(actions, n_actions, first_seat, seat, prof)
     for j in range(n_kinds):
         kd = j
         if j == 4 and prof[P_ALLOW_SA] == 0:
             kd = 5
-        e, fresh = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
-                                  row, prof)
+        e, fresh = _team_estimate(hand, kd, bids, params, row, prof)
         if fresh:
             fresh_k |= np.int64(1) << kd
         if e > best_e:
