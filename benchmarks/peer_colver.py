@@ -36,12 +36,28 @@ def available() -> tuple[bool, str]:
     return True, str(getattr(colver, "__version__", "unknown"))
 
 
+# colver's rank order inside a suit is 7 8 9 J Q K T A; ours 7 8 9 T J Q K A.
+_COLVER_RANK_TO_OURS = (0, 1, 2, 4, 5, 6, 3, 7)
+# The position both rollout figures play: colver's deal of seed 1, dealer 0, hearts.
+ROLLOUT_DEALER = 0
+ROLLOUT_KIND = 1
+
+
+def colver_position(seed: int = 1) -> list[list[int]]:
+    """The four hands of colver's ``Env.deal(dealer=0, seed)`` in our card indices."""
+    import colver
+
+    env = colver.Env.deal(dealer=ROLLOUT_DEALER, seed=seed)
+    return [sorted(8 * (c // 8) + _COLVER_RANK_TO_OURS[c % 8] for c in hand)
+            for hand in env.get_hands()]
+
+
 def rollout_rate(n: int, seed: int = 1) -> float:
     """Random playouts per second of ``Env.rollout(n)`` (one thread)."""
     import colver
 
-    env = colver.Env.deal(dealer=0, seed=seed)
-    env.set_contract(1, 80, 0, 0)  # hearts, 80, team 0, not coinched
+    env = colver.Env.deal(dealer=ROLLOUT_DEALER, seed=seed)
+    env.set_contract(ROLLOUT_KIND, 80, 0, 0)  # hearts, 80, team 0, not coinched
     env.set_phase_playing()
     env.rollout(min(n, 1000))  # warm-up
     t0 = time.perf_counter()

@@ -54,6 +54,7 @@ SIZES = {
     "e2e": (200_000, 4_000_000),
     "rss": (500_000, 10_000_000),
     "colver_rollout": (20_000, 500_000),
+    "rollout": (50_000, 2_000_000),
     "colver_heuristic": (300, 5_000),
     "invariants": (50_000, 1_000_000),
     "dask": (200_000, 10_000_000),
@@ -372,30 +373,56 @@ def bench_parties(res: Results, quick: bool, repeats: int, tmp: Path) -> None:
                    "and marks, a simulate row the whole donne")
 
 
+def _rollout_rate(hands: list[list[int]], n: int) -> float:
+    """Playouts per second of ``simcoinche.rollout`` on one thread."""
+    from simcoinche.rollout import rollout
+
+    t0 = time.perf_counter()
+    rollout(hands, peer_colver.ROLLOUT_DEALER, peer_colver.ROLLOUT_KIND, n, seed=1,
+            threads=1)
+    return n / (time.perf_counter() - t0)
+
+
 def bench_peer(res: Results, quick: bool, repeats: int) -> None:
     ok, info = peer_colver.available()
     if not ok:
         _log(f"peer absent: {info}")
         res.notes["colver"] = f"absent: {info}"
-        res.ratio("our random donne / colver rollout (1 thread)", "donnes.random.t1",
+        res.ratio("our rollout / colver rollout (1 thread, same position)", "rollout.t1",
                   "colver.rollout", 2, note=f"colver absent: {info}")
+        res.ratio("our random donne / colver rollout (1 thread)", "donnes.random.t1",
+                  "colver.rollout", None, note=f"colver absent: {info}")
         res.ratio("our heuristic e2e / colver heuristic loop", "e2e.heuristic.t2",
                   "colver.heuristic_loop", 50, note=f"colver absent: {info}")
         return
     res.notes["colver"] = f"colver {info}"
-    _log("peer colver: native random rollouts")
-    res.add(Figure("colver.rollout", "playouts/s",
-                   repeat(lambda: peer_colver.rollout_rate(_size("colver_rollout", quick)),
-                          repeats), peer_colver.ROLLOUT_DESCRIPTION))
+    _log("rollouts: ours and colver's native random rollouts, same position, interleaved")
+    hands = peer_colver.colver_position()
+    n_roll = _size("rollout", quick)
+    ours: list[float] = []
+    theirs: list[float] = []
+    _rollout_rate(hands, 1000)  # compile / load
+    for _ in range(repeats):
+        ours.append(_rollout_rate(hands, n_roll))
+        theirs.append(peer_colver.rollout_rate(_size("colver_rollout", quick)))
+    res.add(Figure("rollout.t1", "playouts/s", ours,
+                   "simcoinche.rollout: random legal play of the 32 cards from colver's "
+                   "deal (seed 1, dealer 0, hearts), team 0's card points; 1 thread"))
+    res.add(Figure("colver.rollout", "playouts/s", theirs, peer_colver.ROLLOUT_DESCRIPTION))
+    res.ratio("our rollout / colver rollout (1 thread, same position)", "rollout.t1",
+              "colver.rollout", 2,
+              note="like for like: random playouts of the 32 cards with the contract set, "
+                   "one thread each, interleaved in the same run")
     _log("peer colver: Python-driven heuristic loop")
     res.add(Figure("colver.heuristic_loop", "donnes/s",
                    repeat(lambda: peer_colver.heuristic_loop_rate(
                        _size("colver_heuristic", quick))["rate"], repeats),
                    peer_colver.HEURISTIC_DESCRIPTION))
     res.ratio("our random donne / colver rollout (1 thread)", "donnes.random.t1",
-              "colver.rollout", 2,
-              note="ours: deal + random auction + random play + announcements + scoring, "
-                   "1 thread; colver: random play + scoring from a dealt position")
+              "colver.rollout", None,
+              note="unlike work (the rollout ratio is like for like); ours: deal + random "
+                   "auction + random play + announcements + scoring, 1 thread; colver: "
+                   "random play + scoring from a dealt position")
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
     res.ratio("our heuristic e2e / colver heuristic loop", f"e2e.heuristic.t{threads}",
               "colver.heuristic_loop", 50,

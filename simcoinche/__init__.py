@@ -7,6 +7,7 @@ Public API:
   (:mod:`simcoinche.duplicate`);
 - :func:`parties` — play whole parties to the target (:mod:`simcoinche.partie`: the
   chances of winning from any score);
+- :func:`rollout` — random legal playouts from one dealt position (team 0's card points);
 - :func:`read_results`, :func:`read_metadata` — read a run back;
 - :func:`odds` — P(made) of a hand per contract, optionally given the auction so far;
 - :func:`advise` — expected marks of every legal action now, given the auction;
@@ -27,7 +28,8 @@ from simcoinche.duplicate import match  # noqa: E402
 from simcoinche.hand_odds import odds  # noqa: E402
 from simcoinche.partie import parties  # noqa: E402
 from simcoinche.results import read_metadata, read_results  # noqa: E402
+from simcoinche.rollout import rollout  # noqa: E402
 from simcoinche.simulation import simulate, simulate_to_file  # noqa: E402
 
 __all__ = ["RULES_VERSION", "__version__", "advise", "dd", "match", "odds", "parties",
-           "read_metadata", "read_results", "simulate", "simulate_to_file"]
+           "read_metadata", "read_results", "rollout", "simulate", "simulate_to_file"]

@@ -58,6 +58,7 @@ from simcoinche.cards import (
     parse_suit,
     popcount,
 )
+from simcoinche.compiling import ODDS_COMPILE_S, prepare_kernels
 from simcoinche.conditioned import MAX_DRAWS, ObservedAuction, draw_kept, parse_auction
 from simcoinche.errors import InputError
 from simcoinche.profiles import Profile, get_profile
@@ -618,16 +619,34 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     packed = prof.packed
     team = d.seat & 1
 
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    t0 = time.perf_counter()
     chunk = min(CHUNK, samples)
     made = {k: np.zeros(len(labels), dtype=np.int64) for k in kinds}
     totals = {k: np.empty(samples, dtype=np.int32) for k in kinds}
     capots = dict.fromkeys(kinds, 0)
     key = np.uint64(seed_key(np.uint64(seed)))
+
+    def play(start: int, k_n: int, kind: int, hands: np.ndarray, pc: np.ndarray,
+             ok: np.ndarray) -> None:
+        # One play per deal and kind; every level is read off it (module doc).
+        play_contracts(key, np.int64(start), hands, np.full(k_n, dealer, dtype=np.int8),
+                       np.full(k_n, d.seat, dtype=np.int8), np.zeros(k_n, dtype=np.int8),
+                       np.full(k_n, kind, dtype=np.int8), np.ones(k_n, dtype=np.int8),
+                       codes, rows, packed, pc)
+        made_at_levels(pc, team, kind, levels, packed, ok)
+
+    def warm() -> None:
+        # One deal of one kind, with the argument types of the chunks below.
+        play(0, 1, kinds[0], d.sample(1, seed, 0), np.empty((PC_LEN, 1), dtype=np.int32),
+             np.empty((len(levels), 1), dtype=np.uint8))
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
     kept = None
     try:
+        # Compile (first run) or load the kernels now: the time reported excludes it.
+        prepare_kernels("odds", [sample_deals, play_contracts, made_at_levels], warm,
+                        ODDS_COMPILE_S)
+        t0 = time.perf_counter()
         if observed is not None:
             kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
                              progress=progress)
@@ -639,21 +658,10 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
                     hands = np.ascontiguousarray(kept.hands[start:start + k_n])
                 else:
                     hands = d.sample(k_n, seed, start)
-                fixed = {
-                    "dealer": np.full(k_n, dealer, dtype=np.int8),
-                    "taker": np.full(k_n, d.seat, dtype=np.int8),
-                    "level": np.zeros(k_n, dtype=np.int8),
-                    "coinche": np.ones(k_n, dtype=np.int8),
-                }
                 pc = np.empty((PC_LEN, k_n), dtype=np.int32)
                 ok = np.empty((len(levels), k_n), dtype=np.uint8)
                 for k in kinds:
-                    # One play per deal and kind; every level is read off it (module doc).
-                    play_contracts(key, np.int64(start), hands, fixed["dealer"],
-                                   fixed["taker"], fixed["level"],
-                                   np.full(k_n, k, dtype=np.int8), fixed["coinche"], codes,
-                                   rows, packed, pc)
-                    made_at_levels(pc, team, k, levels, packed, ok)
+                    play(start, k_n, k, hands, pc, ok)
                     made[k] += ok.sum(axis=1, dtype=np.int64)
                     totals[k][start:start + k_n] = pc[PC_TOTAL_TAKERS]
                     capots[k] += int((pc[PC_TRICKS + team] == 8).sum())

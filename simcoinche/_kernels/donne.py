@@ -41,7 +41,7 @@ from simcoinche._kernels.layout import (
     P_SHOW_AFTER_CARD,
     P_SHOW_AFTER_CARD_SA,
 )
-from simcoinche._kernels.play import beats, card_points, legal_mask_win, trick_winner
+from simcoinche._kernels.play import beats, card_points, legal_mask_win
 from simcoinche._kernels.players import (
     I_ANN_TEAM,
     I_BELOTE_SEAT,
@@ -99,6 +99,10 @@ N_OUT = 24
 MAX_ACTIONS = 128
 NO_CARD = 255
 
+# play.card_points compiled again from its own source with numba-level inlining (read for
+# every card played; same code, no cache of its own).
+_card_points = njit(inline="always")(card_points.py_func)
+
 
 @njit(cache=True, inline="always")
 def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st):
@@ -108,7 +112,7 @@ def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
     return random_action(hand, astate, actions, n_actions, params, row, prof, st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_card(code, hand, legal, trick, n, info, actions, n_actions, params, row, prof, st):
     """Card played by a player of kind ``code`` among ``legal`` (``uint32``)."""
     if code == PLAYER_HEURISTIC:
@@ -278,10 +282,13 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
             trick[p] = c
             cur[seat] = hand & ~(np.uint32(1) << np.uint32(c))
             played |= np.int64(1) << c
-            pts += card_points(c, kind, prof)
+            pts += _card_points(c, kind, prof)
             if record:
                 play_rec[row, pos] = c
             pos += 1
+            # The winner before this card (the void inference below reads it).
+            prev_pos = win_pos
+            prev_card = win_card
             if p == 0:
                 led = c >> 3
                 win_card = c
@@ -297,9 +304,8 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
                 if p > 0 and (c >> 3) != led:
                     info[I_VOID + seat] |= 1 << led
                     if kind < 4 and led != kind and (c >> 3) != kind:
-                        # The winner before this card: win_pos unless this card took it.
-                        w = trick_winner(trick, p, kind, prof)
-                        if w != p - 2 and (trick[w] >> 3) != kind:
+                        # The winner before this card (kept card by card).
+                        if prev_pos != p - 2 and (prev_card >> 3) != kind:
                             # Had to trump (opponent winning, no trump yet) and did not:
                             # no trump.
                             info[I_VOID + seat] |= 1 << kind

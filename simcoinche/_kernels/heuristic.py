@@ -15,6 +15,9 @@ tens, voids and singletons, plus the partner's assumed share (``base``).
   pas d'atout"); belote adds to a raise but never makes one on its own ("ne pas
   remonter de 20 points sur un 80 pour la belote").
 - Bid capot when the estimate reaches ``capot_est`` (all the tricks).
+- No favourite suit: when several contract kinds share the best estimate, the player
+  picks one uniformly from its own random stream (``symmetric_ties`` 0 restores the old
+  first-in-order choice, for paired comparisons).
 - Coinche when the defending hand says the contract fails; surcoinche when the takers'
   estimate exceeds the contract by ``surcoinche_margin``.
 - Tout-atout / sans-atout, where the profile has them (:func:`nt_open_eval`): "80 pour
@@ -89,7 +92,7 @@ from simcoinche._kernels.players import (
     N_KINDS,
     auction_check_inline,
 )
-from simcoinche._kernels.rng import lowest_bit, popcount32
+from simcoinche._kernels.rng import lowest_bit, popcount32, random_bit
 from simcoinche._kernels.scoring import bid_value
 from simcoinche._kernels.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
 
@@ -141,6 +144,9 @@ PARAMS = (
      "evaluation of each card not yet held at the auction (stephanoise bids on 6)"),
     ("sa_margin", 38, 10.0,
      "SA: taken off the estimate (no trump to stop the opponents' long suits)"),
+    ("symmetric_ties", 39, 1.0,
+     "1: contract kinds of equal estimate are chosen among at random (no favourite "
+     "suit); 0: the first in the order S H D C SA TA (the heuristic before 2026-11)"),
 )
 HP_BASE = 0
 HP_V_JACK = 1
@@ -181,7 +187,8 @@ HP_DEF_NT_MAJOR = 35
 HP_DEF_NT_SECOND = 36
 HP_UNSEEN_CARD = 37
 HP_SA_MARGIN = 38
-N_PARAMS = 39
+HP_SYMMETRIC_TIES = 39
+N_PARAMS = 40
 
 # scoring.bid_value compiled again from its own source with numba-level inlining (the
 # auction evaluates it for every bid it reads; same code, no cache of its own).
@@ -198,6 +205,24 @@ R_ACE = 7
 _TRUMP_STR = TRUMP_STRENGTH.astype(np.int64)
 _PLAIN_STR = PLAIN_STRENGTH.astype(np.int64)
 
+# play.card_points compiled again from its own source with numba-level inlining (card
+# play evaluates it for every candidate card; same code, no cache of its own).
+_card_points = njit(inline="always")(card_points.py_func)
+
+
+def _top_rank_tables() -> np.ndarray:
+    """``TOP_RANK[order, byte]``: the rank of the strongest card among the ranks set in
+    ``byte`` (order 0 plain A T K Q J 9 8 7, order 1 trump J 9 A T K Q 8 7); -1 for 0."""
+    out = np.full((2, 256), -1, dtype=np.int64)
+    for order, strength in enumerate((PLAIN_STRENGTH, TRUMP_STRENGTH)):
+        for byte in range(1, 256):
+            ranks = [r for r in range(8) if (byte >> r) & 1]
+            out[order, byte] = max(ranks, key=lambda r: strength[r])
+    return out
+
+
+TOP_RANK = _top_rank_tables()
+
 
 # =========================================================================================
 # Auction
@@ -208,7 +233,7 @@ def _suit(h, s):
     return (np.int64(h) >> (8 * s)) & 0xFF
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def open_eval(hand, k, params, row):
     """Estimate of the team's points with suit ``k`` as trump, from ``hand`` alone.
 
@@ -250,7 +275,7 @@ def open_eval(hand, k, params, row):
     return e
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def support_eval(hand, k, params, row):
     """Raise owed to a partner who bid suit ``k``: aces, the other major, ruffs, belote."""
     t = _suit(hand, k)
@@ -417,40 +442,53 @@ def _level_for_value(v, prof):
 
 
 @njit(cache=True, inline="always")
-def _bids_in_kind(actions, n_actions, first_seat, seat, kind, prof):
-    """The bids in suit ``kind`` of ``seat`` and of its partner so far.
+def _bids_by_kind(actions, n_actions, first_seat, seat, prof):
+    """One pass over the auction: the bids of ``seat`` and of its partner in every kind.
 
-    Returns ``(my_last, partner_last, my_first, partner_first)``: the last values bid
-    (0 if none) and the positions of the first such bids in the auction (large if none).
+    Returns four ``int64`` with one field per contract kind ``kd`` (0..5):
+    ``(my_last, partner_last)`` the last values bid in the kind (0 if none), 10 bits at
+    ``10 * kd``; ``(my_first, partner_first)`` the positions of the first such bids in the
+    auction (255 if none), 8 bits at ``8 * kd``.
     """
-    my_last = 0
-    pa_last = 0
-    my_first = 1 << 20
-    pa_first = 1 << 20
+    my_last = np.int64(0)
+    pa_last = np.int64(0)
+    my_first = np.int64(0xFFFFFFFFFFFF)
+    pa_first = np.int64(0xFFFFFFFFFFFF)
     for j in range(n_actions):
         a = np.int64(actions[j])
-        if a < ACT_BID_BASE or (a - ACT_BID_BASE) % N_KINDS != kind:
+        if a < ACT_BID_BASE:
             continue
-        v = _value_of_level((a - ACT_BID_BASE) // N_KINDS, prof)
         who = (first_seat + j) & 3
+        if who != seat and who != (seat ^ 2):
+            continue
+        kd = (a - ACT_BID_BASE) % N_KINDS
+        v = np.int64(_value_of_level((a - ACT_BID_BASE) // N_KINDS, prof))
+        vs = 10 * kd
+        fs = 8 * kd
         if who == seat:
-            my_last = v
-            my_first = min(my_first, j)
-        elif who == (seat ^ 2):
-            pa_last = v
-            pa_first = min(pa_first, j)
+            my_last = (my_last & ~(np.int64(0x3FF) << vs)) | (v << vs)
+            if (my_first >> fs) & 0xFF == 0xFF:
+                my_first = (my_first & ~(np.int64(0xFF) << fs)) | (np.int64(j) << fs)
+        else:
+            pa_last = (pa_last & ~(np.int64(0x3FF) << vs)) | (v << vs)
+            if (pa_first >> fs) & 0xFF == 0xFF:
+                pa_first = (pa_first & ~(np.int64(0xFF) << fs)) | (np.int64(j) << fs)
     return my_last, pa_last, my_first, pa_first
 
 
 @njit(cache=True)
-def _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params, row, prof):
+def _team_estimate(hand, kd, bids, params, row, prof):
     """The team's estimated points with suit ``kd`` as trump, from this seat's view.
 
     Combines the own hand with what the partner's bids showed. Returns
     ``(estimate, fresh)``; ``fresh`` when neither partner has bid the suit yet;
     estimate ``-1`` when the suit may not be opened (no J, no guarded 9).
     """
-    my_l, pa_l, my_f, pa_f = _bids_in_kind(actions, n_actions, first_seat, seat, kd, prof)
+    # This kind's fields of :func:`_bids_by_kind` (``bids`` is its 4-tuple).
+    my_l = (bids[0] >> (10 * kd)) & 0x3FF
+    pa_l = (bids[1] >> (10 * kd)) & 0x3FF
+    my_f = (bids[2] >> (8 * kd)) & 0xFF
+    pa_f = (bids[3] >> (8 * kd)) & 0xFF
     # Cards still to come (stephanoise: the auction is held on 6 cards of 8).
     unseen = params[row, HP_UNSEEN_CARD] * (8 - popcount32(hand))
     if kd >= 4:
@@ -502,7 +540,8 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     prof : int32[PROFILE_LEN]
         Packed profile.
     st : uint64[4]
-        RNG state (unused: the heuristic is deterministic).
+        RNG state of the players' stream: drawn from only to choose among contract kinds
+        of equal estimate (``symmetric_ties``).
     """
     if astate[A_STATUS] != 0:
         return ACT_PASS
@@ -529,8 +568,8 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
         if auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
             kd = astate[A_KIND]
             v = _value_of_level(level, prof)
-            e, _ = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
-                                  row, prof)
+            bids = _bids_by_kind(actions, n_actions, first_seat, seat, prof)
+            e, _ = _team_estimate(hand, kd, bids, params, row, prof)
             if e >= v + params[row, HP_SURCOINCHE_MARGIN]:
                 return ACT_SURCOINCHE
         if not (prof[P_ALLOW_DECOINCHE] != 0 and seat == (bidder ^ 2)):
@@ -542,19 +581,33 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     best_e = -1.0
     best_k = -1
     best_fresh = True
+    tied = np.int64(0)    # kinds (bit kd) whose estimate equals best_e
+    fresh_k = np.int64(0)  # kinds (bit kd) neither partner has bid yet
     n_kinds = 4 + prof[P_ALLOW_SA] + prof[P_ALLOW_TA]
+    bids = _bids_by_kind(actions, n_actions, first_seat, seat, prof)
     for j in range(n_kinds):
         kd = j
         if j == 4 and prof[P_ALLOW_SA] == 0:
             kd = 5
-        e, fresh = _team_estimate(hand, kd, actions, n_actions, first_seat, seat, params,
-                                  row, prof)
+        e, fresh = _team_estimate(hand, kd, bids, params, row, prof)
+        if fresh:
+            fresh_k |= np.int64(1) << kd
         if e > best_e:
             best_e = e
             best_k = kd
             best_fresh = fresh
+            tied = np.int64(1) << kd
+        elif e == best_e:
+            tied |= np.int64(1) << kd
     if best_k < 0:
         return ACT_PASS
+    if popcount32(tied) > 1 and \
+            best_e >= min(params[row, HP_OPEN_MIN], params[row, HP_CAPOT_EST]) and \
+            params[row, HP_SYMMETRIC_TIES] != 0.0:
+        # Kinds of equal estimate: one of them uniformly (the player's own stream), so
+        # that no suit is favoured (drawn only when the choice can matter: a bid).
+        best_k = random_bit(st, np.uint32(tied))
+        best_fresh = ((fresh_k >> best_k) & 1) != 0
     nv = prof[P_N_BID_VALUES]
     if best_e >= params[row, HP_CAPOT_EST]:
         # The estimate says all the tricks: capot.
@@ -628,7 +681,7 @@ def _is_master(card, kind, unknown):
     return (_higher_in_suit(card, kind) & unknown) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest(cards, kind, prof):
     """The weakest card of ``cards`` (fewest points, then lowest strength)."""
     best = -1
@@ -637,34 +690,27 @@ def _lowest(cards, kind, prof):
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = card_points(c, kind, prof) * 16 + _strength(c, kind)
+        v = _card_points(c, kind, prof) * 16 + _strength(c, kind)
         if v < best_v:
             best_v = v
             best = c
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _highest(cards, kind):
-    """The strongest card of ``cards`` (all of one suit)."""
-    best = -1
-    best_v = -1
+    """The strongest card of ``cards`` (non-empty, all of one suit): one table lookup."""
     m = np.int64(cards)
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        v = _strength(c, kind)
-        if v > best_v:
-            best_v = v
-            best = c
-    return best
+    s = lowest_bit(m) >> 3
+    trump_order = 1 if kind == 5 or (kind < 4 and s == kind) else 0
+    return 8 * s + TOP_RANK[trump_order, (m >> (8 * s)) & 0xFF]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discard_cost(c, hand, kind, unknown, prof):
     """Cost of giving up card ``c``: its points, and more for trumps, masters and guards."""
     s = c >> 3
-    cost = card_points(c, kind, prof) * 4 + _strength(c, kind)
+    cost = _card_points(c, kind, prof) * 4 + _strength(c, kind)
     if kind < 4 and s == kind:
         # Keep trumps.
         cost += 200
@@ -705,10 +751,10 @@ def _best_points(cands, hand, kind, unknown, prof):
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = card_points(c, kind, prof) * 4 - _strength(c, kind)
+        v = _card_points(c, kind, prof) * 4 - _strength(c, kind)
         if kind < 4 and (c >> 3) == kind:
             v -= 200
-        if _is_master(c, kind, unknown) and card_points(c, kind, prof) >= 10:
+        if _is_master(c, kind, unknown) and _card_points(c, kind, prof) >= 10:
             # A master ace or ten wins its own trick later: a smaller gift is as good.
             v -= 30
         if v > best_v:
@@ -717,7 +763,7 @@ def _best_points(cands, hand, kind, unknown, prof):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row, prof, st):
     """Card play of the heuristic player; returns a card of ``legal``.
 
@@ -774,7 +820,7 @@ def heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
     led = trick[0] >> 3
     pts = 0
     for p in range(n):
-        pts += card_points(trick[p], kind, prof)
+        pts += _card_points(trick[p], kind, prof)
     partner_wins = w == n - 2
     last = n == 3
     if partner_wins:
@@ -800,17 +846,14 @@ def heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
             return _best_points(lg, h, kind, unknown, prof)
         return _cheapest_discard(lg, h, kind, unknown, prof)
 
-    # Opponent winning: find the legal cards that would take the lead.
-    winners = np.int64(0)
-    m = lg
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        save = trick[n]
-        trick[n] = c
-        if trick_winner(trick, n + 1, kind, prof) == n:
-            winners |= np.int64(1) << c
-        trick[n] = save
+    # Opponent winning: the legal cards that would take the lead. The winning card is
+    # of the led suit or a trump; it is beaten by the higher cards of its suit (in the
+    # kind's order) and, when it is not a trump at a suit contract, by every trump.
+    wcard = np.int64(trick[w])
+    beat = _higher_in_suit(wcard, kind)
+    if kind < 4 and (wcard >> 3) != kind:
+        beat |= trump_mask
+    winners = lg & beat
     if winners == 0:
         # Cannot win: discard the cheapest card, keeping guards, trumps and masters.
         return _cheapest_discard(lg, h, kind, unknown, prof)
@@ -899,7 +942,7 @@ def _lead(h, lg, kind, seat, partner, taker, we_take, unknown, opp_may_trump, in
         card = low
         if _is_master(top, kind, unknown) and (unknown & (np.int64(0xFF) << (8 * s))) != 0:
             # Cash a master card (unless an opponent is known to ruff it).
-            score = 100 + card_points(top, kind, prof)
+            score = 100 + _card_points(top, kind, prof)
             card = top
             if opp_ruff:
                 score = -50
@@ -910,7 +953,7 @@ def _lead(h, lg, kind, seat, partner, taker, we_take, unknown, opp_may_trump, in
             # Return the partner's suit.
             score = 60
         else:
-            score = 20 - card_points(low, kind, prof)
+            score = 20 - _card_points(low, kind, prof)
             if (cards >> R_TEN) & 1 and not _is_master(
                 np.int64(8 * s + R_TEN), kind, unknown
             ):

@@ -1,0 +1,85 @@
+"""Hashes of simulated rows, to show that an optimisation keeps every decision.
+
+``python -m benchmarks.row_hashes --write FILE`` records, for each (players, profile) case,
+the SHA-256 of the complete kernel output of a run with recording on (every row column,
+the auction action codes and the 32 cards in play order), so that any changed decision of
+any player changes the hash. ``--check FILE`` recomputes them and compares (exit 1 on
+any difference). Cases: heuristic and random players, 100,000 federal donnes and 30,000
+per other profile (``--quick``: 10,000 and 3,000), seed 1, 2 threads (results do not
+depend on the thread count). ``--param symmetric_ties=0`` hashes the heuristic with the
+old first-in-order tie-break, which must reproduce ``row_hashes-main.json`` exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from simcoinche._kernels.rng import seed_key
+from simcoinche.profiles import PROFILES
+from simcoinche.simulation import _Buffers, _plan
+
+
+def run_hash(players: str, profile: str, n: int, seed: int = 1,
+             params: tuple | None = None) -> str:
+    """SHA-256 (hex) of the kernel output of donnes ``0 .. n-1`` with recording on."""
+    plan = _plan(n, seed, profile, players, None, n, None, True, params)
+    buf = _Buffers(n, True)
+    key = seed_key(np.uint64(plan.seed))
+    buf.run(plan, key, 0, n)
+    h = hashlib.sha256()
+    for arr in (buf.out[:, :n], buf.auc, buf.auc_len, buf.play):
+        h.update(np.ascontiguousarray(arr).tobytes())
+    return h.hexdigest()
+
+
+def cases(quick: bool) -> list[tuple[str, str, int]]:
+    """(players, profile, donnes) of every hashed run."""
+    big, small = (10_000, 3_000) if quick else (100_000, 30_000)
+    return [(players, name, big if name == "federal" else small)
+            for players in ("heuristic", "random") for name in PROFILES]
+
+
+def compute(quick: bool, overrides: dict[str, float] | None = None) -> dict[str, str]:
+    """Every case's hash, keyed ``players/profile/n`` (heuristic parameter overrides for
+    the heuristic cases, both teams)."""
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    out = {}
+    for p, prof, n in cases(quick):
+        params = (overrides, overrides) if overrides and p == "heuristic" else None
+        out[f"{p}/{prof}/{n}"] = run_hash(p, prof, n, params=params)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.row_hashes")
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--write", type=Path, metavar="FILE", help="record the hashes")
+    group.add_argument("--check", type=Path, metavar="FILE", help="compare with a record")
+    parser.add_argument("--quick", action="store_true", help="10,000 / 3,000 donnes")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="heuristic parameter override (e.g. symmetric_ties=0)")
+    args = parser.parse_args(argv)
+    overrides = {k: float(v) for k, v in (p.split("=", 1) for p in args.param)}
+    hashes = compute(args.quick, overrides or None)
+    if args.write:
+        args.write.write_text(json.dumps(hashes, indent=1) + "\n")
+        print(f"wrote {len(hashes)} hashes to {args.write}")
+        return 0
+    ref = json.loads(args.check.read_text())
+    bad = 0
+    for name, h in hashes.items():
+        same = ref.get(name) == h
+        bad += not same
+        print(f"{'same' if same else 'DIFFERENT':9} {name}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""An honest first run: on an empty kernel cache the commands say once that they compile,
+and the rates they print exclude the compilation (:mod:`simcoinche.compiling`).
+
+The end-to-end test runs the real commands in fresh processes whose compiled-kernel
+cache is an empty directory under ``tmp_path`` (``SIMCOINCHE_CACHE_DIR``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from simcoinche.compiling import kernels_cached, prepare_kernels
+
+REPO = Path(__file__).resolve().parent.parent
+MESSAGE = "compiling the {} kernels (first run only, about"
+
+
+def _cli(args: list[str], cache: Path) -> tuple[float, subprocess.CompletedProcess]:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["SIMCOINCHE_CACHE_DIR"] = str(cache)
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "simcoinche", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    wall = time.perf_counter() - t0
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return wall, proc
+
+
+def test_first_run_says_once_it_compiles_and_prints_compile_free_rates(tmp_path):
+    cache = tmp_path / "cache"
+    odds_args = ["odds", "--hand", "JH 9H AH TH KS 7C 8D AD", "--samples", "2000",
+                 "--trump", "H", "--json", "--no-progress"]
+    sim_args = ["simulate", "-n", "20000", "--out", str(tmp_path / "run.parquet"),
+                "--overwrite", "--no-progress"]
+
+    # odds on an empty cache: the message, once; the seconds it reports exclude it.
+    wall, proc = _cli(odds_args, cache)
+    assert proc.stderr.count(MESSAGE.format("odds")) == 1, proc.stderr
+    assert any(cache.rglob("*.nbi"))  # the cache is the temporary directory
+    compiled = float(re.search(r"kernels compiled in (\d+) s", proc.stderr).group(1))
+    seconds = json.loads(proc.stdout)["seconds"]
+    assert compiled >= 2 and seconds < wall - compiled + 1.0 and seconds < 0.5 * wall
+
+    # simulate: its own kernel is not cached yet, so it says so too.
+    wall, proc = _cli(sim_args, cache)
+    assert proc.stderr.count(MESSAGE.format("simulation")) == 1, proc.stderr
+    compiled = float(re.search(r"kernels compiled in (\d+) s", proc.stderr).group(1))
+    m = re.search(r"20,000 donnes in ([\d.]+) s: ([\d,]+) donnes/s", proc.stdout)
+    seconds, rate = float(m.group(1)), int(m.group(2).replace(",", ""))
+    assert compiled >= 2 and seconds < 0.5 * wall
+    # The old behaviour timed the compilation too: 20,000 donnes over the whole wall time.
+    assert rate > 2 * 20_000 / wall
+
+    # Second runs: nothing to compile, nothing said.
+    for args in (sim_args, odds_args):
+        _, proc = _cli(args, cache)
+        assert "compiling" not in proc.stderr, proc.stderr
+
+
+class _FakeCacheFile:
+    def __init__(self, index: dict) -> None:
+        self.index = index
+
+    def _load_index(self) -> dict:
+        return self.index
+
+
+class _FakeKernel:
+    """A numba dispatcher as far as prepare_kernels looks at one."""
+
+    def __init__(self, index: dict | None, signatures: list | None = None) -> None:
+        self.signatures = signatures or []
+        if index is not None:
+            self._cache = type("Cache", (), {"_cache_file": _FakeCacheFile(index)})()
+
+
+def test_kernels_count_as_cached_only_when_compiled_or_indexed():
+    assert kernels_cached([_FakeKernel({"sig": 1}), _FakeKernel(None, ["int64()"])])
+    assert not kernels_cached([_FakeKernel({"sig": 1}), _FakeKernel({})])
+    assert not kernels_cached([_FakeKernel(None)])  # no cache at all: compiled every time
+
+
+def test_prepare_kernels_warms_first_and_speaks_only_when_compiling():
+    calls = []
+    out = io.StringIO()
+    prepare_kernels("test", [_FakeKernel({"sig": 1})], lambda: calls.append(1), 5, out)
+    assert calls == [1] and out.getvalue() == ""
+    prepare_kernels("test", [_FakeKernel({})], lambda: calls.append(2), 5, out)
+    lines = out.getvalue().splitlines()
+    assert calls == [1, 2] and len(lines) == 2
+    assert lines[0].startswith("simcoinche: compiling the test kernels (first run only, "
+                               "about 5 s")
+    assert "exclude" in lines[1]
