@@ -172,11 +172,14 @@ class KeptDeals:
         fewer cards, stephanoise 6).
     draws : int
         Deals drawn to keep these (the index of the last kept one + 1).
+    index : int64[n]
+        The draw index of each kept deal (its random streams are keyed by it).
     """
 
     hands: np.ndarray
     early: np.ndarray
     draws: int
+    index: np.ndarray
 
     @property
     def n(self) -> int:
@@ -236,6 +239,7 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
     key = np.uint64(seed_key(np.uint64(seed)))
     observed = auction.array()
     kept_h: list[np.ndarray] = []
+    kept_i: list[np.ndarray] = []
     kept_e: list[np.ndarray] = []
     kept = 0
     drawn = 0
@@ -255,6 +259,7 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
             if idx.size:
                 last = drawn + int(idx[-1]) + 1
             kept_h.append(hands[idx])
+            kept_i.append(drawn + idx.astype(np.int64))
             kept_e.append(early[idx])
             kept += idx.size
             drawn += size
@@ -268,7 +273,8 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
             # Next chunk: enough for the deals still missing at the acceptance so far.
             rate = max(kept, 1) / drawn
             chunk = int(min(_MAX_CHUNK, max(1 << 16, 1.2 * (n - kept) / rate)))
-    return KeptDeals(np.concatenate(kept_h), np.concatenate(kept_e), last)
+    return KeptDeals(np.concatenate(kept_h), np.concatenate(kept_e), last,
+                     np.concatenate(kept_i))
 
 
 def _too_few(auction: ObservedAuction, kept: int, drawn: int, n: int, max_draws: int):

@@ -20,11 +20,11 @@ from simcoinche._kernels.auction import (
     auction_apply,
     auction_start,
 )
-from simcoinche._kernels.auction_filter import C_COINCHE, C_KIND, C_LEVEL, C_TAKER
+from simcoinche._kernels.auction_filter import C_COINCHE, C_KIND, C_LEVEL, C_TAKER, STREAM_CONTINUE
 from simcoinche._kernels.batch import PC_LEN, PC_MADE, PC_MARKS, play_contracts
 from simcoinche._kernels.donne import MAX_ACTIONS
 from simcoinche._kernels.heuristic import heuristic_action
-from simcoinche._kernels.rng import seed_key
+from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
 from simcoinche.actions import COINCHE, PASS, is_bid
 from simcoinche.advisor import candidate_actions, evaluate
 from simcoinche.cli import main
@@ -70,9 +70,11 @@ def test_coinche_after_an_opponents_bid_the_hand_defeats():
     assert r.best.p_ours == 0 and r.best.p_made < 0.5
 
 
-def _continue_in_python(early, observed, action, prof, codes, rows):
-    """The rest of the auction, seat by seat, with the heuristic bidder's entry point."""
-    st = np.zeros(4, dtype=np.uint64)
+def _continue_in_python(early, observed, action, prof, codes, rows, key, j):
+    """The rest of the auction, seat by seat, with the heuristic bidder's entry point and
+    the bidders' random stream of kept deal ``j`` (its ties are broken from it)."""
+    st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
+    rng_seed(st, np.uint64(donne_key(key, np.int64(j))), STREAM_CONTINUE)
     state = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
     actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
     auction_start(state, observed.dealer)
@@ -117,7 +119,7 @@ def test_each_action_is_scored_as_its_own_auction_and_play(profile, hand, auctio
         for j in range(kept.n):
             got = tuple(int(x) for x in contracts[[C_TAKER, C_LEVEL, C_KIND, C_COINCHE], c, j])
             assert got == _continue_in_python(kept.early[j], observed, action, prof, codes,
-                                              rows)
+                                              rows, key, j)
             rows_c.append(got)
             reached.add(got[3])
         live = np.array([r[0] >= 0 for r in rows_c])

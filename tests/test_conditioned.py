@@ -17,8 +17,10 @@ from test_sampler import brute_force_deals, chi2, chi2_critical
 
 from simcoinche import odds
 from simcoinche._kernels.auction import AUCTION_STATE_LEN, auction_apply, auction_start
+from simcoinche._kernels.auction_filter import STREAM_FILTER, auction_view
 from simcoinche._kernels.donne import MAX_ACTIONS
 from simcoinche._kernels.heuristic import heuristic_action
+from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
 from simcoinche.cli import main
 from simcoinche.conditioned import draw_kept, parse_auction
 from simcoinche.errors import InputError
@@ -31,20 +33,40 @@ HAND = "AH TH KH AS 7C AD KD 8D"
 SMALL_GIVE = {0: "9D 8H TS JD 9H", 1: "JS QH JH 7D AC TC", 3: "QD QS 7S TD QC 9S"}
 
 
-def _model(players="heuristic"):
-    _, codes, rows = team_players(players, None)
+# The heuristic bidder breaks ties between equally good contract kinds from its random
+# stream (no favourite suit). The enumeration test needs P(auction | deal) to be 0 or 1,
+# so it models the deterministic variant (symmetric_ties 0: ties in suit order); the
+# filter treats both alike, and the replay test below reproduces the default bidder's
+# streams draw for draw.
+DETERMINISTIC = [{"symmetric_ties": 0}] * 2
+
+
+def _model(players="heuristic", params=None):
+    _, codes, rows = team_players(players, params)
     return codes, rows
 
 
-def model_says(early, auction, profile="federal", skip=()):
+def bidder_stream(seed, index, hands, n_auc):
+    """The bidders' random state of drawn deal ``index`` as the filter kernel sets it:
+    keyed by (seed, index), after each seat's auction cards were drawn."""
+    st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
+    key = np.uint64(donne_key(np.uint64(seed_key(np.uint64(seed))), np.int64(index)))
+    rng_seed(st, key, STREAM_FILTER)
+    for s in range(4):
+        auction_view(np.uint32(hands[s]), n_auc, st)
+    return st
+
+
+def model_says(early, auction, profile="federal", skip=(), params=None, st=None):
     """Replay ``auction`` seat by seat, asking the heuristic bidder (its entry point
-    ``heuristic_action``, called from Python) at every seat but the player's and
-    ``skip``: True when each of them makes the observed action."""
+    ``heuristic_action``, called from Python, with random state ``st``) at every seat
+    but the player's and ``skip``: True when each of them makes the observed action."""
     prof = get_profile(profile)
-    _, rows = _model()
+    _, rows = _model(params=params)
     state = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
     actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
-    st = np.zeros(4, dtype=np.uint64)
+    if st is None:
+        st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
     auction_start(state, auction.dealer)
     for k, code in enumerate(auction.codes):
         seat = auction.speaker(k)
@@ -69,10 +91,10 @@ def test_kept_deals_follow_the_model_conditioned_distribution_exactly():
     auction = parse_auction("pass 80S", prof, seat=2)
     universe = brute_force_deals(d)
     assert len(universe) == d.n_deals == 210
-    agree = np.array([model_says(h, auction) for h in universe])
+    agree = np.array([model_says(h, auction, params=DETERMINISTIC) for h in universe])
     # The auction is informative here: it rules out a good share of the deals.
     assert 50 <= agree.sum() <= 150
-    codes, rows = _model()
+    codes, rows = _model(params=DETERMINISTIC)
     n = 60 * int(agree.sum())
     expected = np.where(agree, n / agree.sum(), 0.0)
 
@@ -89,7 +111,8 @@ def test_kept_deals_follow_the_model_conditioned_distribution_exactly():
     assert kept.acceptance == pytest.approx(agree.mean(), abs=0.03)
     # A deliberately wrong filter (it forgets seat 0's pass: only seat 1 is modelled)
     # keeps deals the model excludes, and the test sees it.
-    wrong_agree = np.array([model_says(h, auction, skip=(0,)) for h in universe])
+    wrong_agree = np.array([model_says(h, auction, skip=(0,), params=DETERMINISTIC)
+                            for h in universe])
     assert (wrong_agree & ~agree).any()
     outside, stat, _ = statistic(modelled=0b0010)
     assert outside > 0 or stat >= chi2_critical(int(agree.sum()) - 1)
@@ -130,8 +153,8 @@ def test_every_kept_deal_replayed_through_the_model_bidders_reproduces_the_aucti
     kept = draw_kept(d, observed, 300, 3, prof, codes, rows, progress=False)
     assert kept.n == 300 and kept.draws > 300
     n_auc = 8 if profile != "stephanoise" else 6
-    for h, e in zip(kept.hands, kept.early, strict=True):
-        assert model_says(e, observed, profile)
+    for h, e, i in zip(kept.hands, kept.early, kept.index, strict=True):
+        assert model_says(e, observed, profile, st=bidder_stream(3, i, h, n_auc))
         # The auction cards are the seat's own: all 8, or 6 of them.
         assert ((e & ~h) == 0).all() and (np.bitwise_count(e) == n_auc).all()
         assert h[seat] == d.hand
@@ -142,7 +165,8 @@ def test_every_kept_deal_replayed_through_the_model_bidders_reproduces_the_aucti
     if first.draws > 1:
         drawn = d.sample(first.draws - 1, seed=3)
         if n_auc == 8:
-            assert not any(model_says(h, observed, profile) for h in drawn)
+            assert not any(model_says(h, observed, profile, st=bidder_stream(3, i, h, 8))
+                           for i, h in enumerate(drawn))
 
 
 def test_kept_deals_do_not_depend_on_threads_or_chunks():
