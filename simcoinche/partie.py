@@ -177,6 +177,7 @@ class PartiesDatasetSummary(DatasetFields, PartiesSummary):
 class _PartiesPlan(_RunPlan):
     max_donnes: int
     unit: ClassVar[str] = "parties"
+    what: ClassVar[str] = "parties"
     summary_type: ClassVar[type] = PartiesSummary
     dataset_summary_type: ClassVar[type] = PartiesDatasetSummary
 
@@ -187,6 +188,10 @@ class _PartiesPlan(_RunPlan):
     def schema(self, meta: dict[str, Any]) -> pa.Schema:
         """Arrow schema of the run's rows, with ``meta`` as its metadata."""
         return parties_schema(meta)
+
+    def kernels(self) -> list[Any]:
+        """The top-level kernels a chunk calls (compiled before the timed work)."""
+        return [run_parties]
 
     def metadata(self) -> dict[str, Any]:
         return {**self.base_metadata(), "kind": KIND, "target": self.profile.target,

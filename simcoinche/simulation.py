@@ -248,8 +248,10 @@ def _run_plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any,
 class _Plan(_RunPlan):
     dealer: int
     record: bool
-    #: What one row is (progress bars, messages); the summary type of a run.
+    #: What one row is (progress bars, messages); the kernels' name in the first-run
+    #: message; the summary type of a run.
     unit: ClassVar[str] = "donnes"
+    what: ClassVar[str] = "simulation"
     summary_type: ClassVar[type] = RunSummary
 
     @property
@@ -262,6 +264,10 @@ class _Plan(_RunPlan):
     def buffers(self, size: int) -> _Buffers:
         """Kernel output arrays for chunks of up to ``size`` rows."""
         return _Buffers(size, self.record)
+
+    def kernels(self) -> list[Any]:
+        """The top-level kernels a chunk calls (compiled before the timed work)."""
+        return [run_batch]
 
     def schema(self, meta: dict[str, Any]) -> pa.Schema:
         """Arrow schema of the run's rows, with ``meta`` as its metadata."""
@@ -400,8 +406,9 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
 
 def _run(plan: Any, path: Path | None, progress: bool | None) -> pd.DataFrame | Any:
     """Run a validated plan (a :class:`_Plan`, or any plan :func:`_write` takes, with
-    ``threads``, ``schema`` and ``summary_type``): the rows as a DataFrame when ``path`` is
-    None, else streamed to ``path``; returns them, or the run's summary."""
+    ``threads``, ``schema``, ``kernels``, ``what`` and ``summary_type``): the rows as a
+    DataFrame when ``path`` is None, else streamed to ``path``; returns them, or the run's
+    summary."""
     key = np.uint64(seed_key(np.uint64(plan.seed)))
     meta = plan.metadata()
     sch = plan.schema(meta)
@@ -412,9 +419,8 @@ def _run(plan: Any, path: Path | None, progress: bool | None) -> pd.DataFrame | 
     try:
         # Compile (first run) or load the kernel now, so the rate excludes it: one donne
         # into a spare buffer, with the argument types of every chunk below.
-        prepare_kernels("simulation", [run_batch],
-                        lambda: _Buffers(1, plan.record).run(plan, key, 0, 1),
-                        SIMULATE_COMPILE_S)
+        prepare_kernels(plan.what, plan.kernels(),
+                        lambda: plan.buffers(1).run(plan, key, 0, 1), SIMULATE_COMPILE_S)
         t0 = time.perf_counter()
         if path is None:
             tables = []
