@@ -212,6 +212,12 @@ class _RunPlan:
     params: np.ndarray
     threads: int
     chunk: int
+    #: The kernels' name in the first-run message (see :func:`kernels`).
+    what: ClassVar[str] = "simulation"
+
+    def kernels(self) -> list[Any]:
+        """The top-level kernels a chunk calls (compiled before the timed work)."""
+        return [run_batch]
 
     def base_metadata(self) -> dict[str, Any]:
         """The metadata every run stores (the subclass adds its own)."""
@@ -248,10 +254,8 @@ def _run_plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any,
 class _Plan(_RunPlan):
     dealer: int
     record: bool
-    #: What one row is (progress bars, messages); the kernels' name in the first-run
-    #: message; the summary type of a run.
+    #: What one row is (progress bars, messages); the summary type of a run.
     unit: ClassVar[str] = "donnes"
-    what: ClassVar[str] = "simulation"
     summary_type: ClassVar[type] = RunSummary
 
     @property
@@ -264,10 +268,6 @@ class _Plan(_RunPlan):
     def buffers(self, size: int) -> _Buffers:
         """Kernel output arrays for chunks of up to ``size`` rows."""
         return _Buffers(size, self.record)
-
-    def kernels(self) -> list[Any]:
-        """The top-level kernels a chunk calls (compiled before the timed work)."""
-        return [run_batch]
 
     def schema(self, meta: dict[str, Any]) -> pa.Schema:
         """Arrow schema of the run's rows, with ``meta`` as its metadata."""
