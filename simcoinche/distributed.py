@@ -11,7 +11,7 @@ Dataset directory ``DIR``:
   ``t * task_size ..`` in order (row groups of ``chunk_size`` donnes), with the run's
   metadata in the Parquet schema like a single-file run;
 - ``manifest.json`` — format, the run **fingerprint** (everything that determines the rows:
-  seed, n, profile and its packed rules, players and their parameters, record_play,
+  seed, n, profile and its packed rules, players and their parameters, record_play, dd,
   dealer, simcoinche, rules and kernel versions, generator, task size), the run metadata,
   the task list ``[start, rows]`` and, per completed task, its part's file name, row count,
   size, sha256 and summary statistics;
@@ -153,7 +153,7 @@ class DatasetSummary(RunSummary):
 def _fingerprint(plan: _Plan, task_size: int) -> dict[str, Any]:
     md = plan.metadata()
     fp = {k: md[k] for k in ("seed", "n", "profile", "players", "param_arrays", "dealer",
-                             "record_play", "version", "rules_version", "generator")}
+                             "record_play", "dd", "version", "rules_version", "generator")}
     fp["profile_rules"] = plan.profile.packed.tolist()
     fp["kernels"] = _KERNELS
     fp["task_size"] = task_size
@@ -285,10 +285,10 @@ def run_task(plan: _Plan, key: int, index: int, start: int, rows: int, directory
     folder = Path(directory)
     path = folder / part_name(index)
     tmp = folder / f"{path.name}.{uuid.uuid4().hex[:12]}.partial"
-    sch = schema(plan.record, dict(meta))
+    sch = schema(plan.record, dict(meta), plan.dd_kinds)
     summary = RunSummary(rows, 0.0, nthreads, plan.players, plan.profile.name, plan.seed)
     chunk = min(plan.chunk, rows)
-    buf = _Buffers(chunk, plan.record)
+    buf = _Buffers(chunk, plan.record, plan.dd)
     run_key = np.uint64(key)
     try:
         try:
@@ -551,7 +551,8 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
                   chunk_size: int | None = None, dealer: int | None = None,
                   params: Sequence[Mapping[str, float] | None] | None = None,
                   progress: bool | None = None, timeout: float | None = None,
-                  cluster_shape: tuple[int, int] | None = None) -> DatasetSummary:
+                  cluster_shape: tuple[int, int] | None = None,
+                  dd: bool = False) -> DatasetSummary:
     """Simulate ``n`` donnes on a Dask cluster into a dataset directory (resumable).
 
     The rows are those of :func:`simcoinche.simulation.simulate` with the same ``n``,
@@ -560,8 +561,8 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
 
     Parameters
     ----------
-    n, seed, profile, players, record_play, dealer, params
-        As :func:`simcoinche.simulation.simulate`.
+    n, seed, profile, players, record_play, dealer, params, dd
+        As :func:`simcoinche.simulation.simulate` (``dd`` is part of the fingerprint).
     out : path-like, optional
         Dataset directory (default :func:`default_dataset`). Rerunning into a directory
         that holds this run's manifest resumes it: complete parts are verified and kept.
@@ -600,7 +601,8 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
         task fails on the cluster (the parts done so far are kept for a rerun).
     """
     t0 = time.perf_counter()
-    plan = _plan(n, seed, profile, players, None, chunk_size, dealer, record_play, params)
+    plan = _plan(n, seed, profile, players, None, chunk_size, dealer, record_play, params,
+                 dd)
     if threads is not None:
         threads = positive_int(threads, "threads")
     size = (default_task_size(plan.n) if task_size is None

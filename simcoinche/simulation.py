@@ -30,6 +30,8 @@ from simcoinche._kernels.batch import run_batch
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
+    O_DEALER,
+    O_HAND,
     O_MADE,
     O_MARKS,
     O_PASSED,
@@ -203,6 +205,12 @@ class _Plan:
     chunk: int
     dealer: int
     record: bool
+    dd: bool = False
+
+    @property
+    def dd_kinds(self) -> tuple[int, ...]:
+        """Contract kinds of the ``dd_*`` columns (none without ``--dd``)."""
+        return self.profile.contract_kinds if self.dd else ()
 
     def metadata(self) -> dict[str, Any]:
         return {
@@ -218,12 +226,13 @@ class _Plan:
             "chunk_size": self.chunk,
             "dealer": "rotating" if self.dealer < 0 else self.dealer,
             "record_play": self.record,
+            "dd": self.dd,
         }
 
 
 def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_size: Any,
           dealer: Any, record_play: bool,
-          params: Sequence[Mapping[str, float] | None] | None) -> _Plan:
+          params: Sequence[Mapping[str, float] | None] | None, dd: bool = False) -> _Plan:
     n = positive_int(n, "n")
     seed = check_seed(seed)
     prof = get_profile(profile)
@@ -235,14 +244,16 @@ def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_siz
     elif isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
             or not 0 <= dealer <= 3:
         raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
+    if not isinstance(dd, (bool, np.bool_)):
+        raise InputError(f"dd must be True or False, got {dd!r}")
     return _Plan(n, seed, prof, (kinds[0].name, kinds[1].name), codes, rows, threads,
-                 min(chunk, n), int(dealer), bool(record_play))
+                 min(chunk, n), int(dealer), bool(record_play), bool(dd))
 
 
 class _Buffers:
     """Kernel output arrays for one chunk."""
 
-    def __init__(self, size: int, record: bool) -> None:
+    def __init__(self, size: int, record: bool, dd: bool = False) -> None:
         # One spare column: every chunk's view ``out[:, :k]`` is then non-contiguous, so
         # full and partial chunks share one compiled kernel signature (a contiguous full
         # chunk would otherwise compile run_batch a second time, about 15 s, mid-run).
@@ -255,16 +266,31 @@ class _Buffers:
             self.auc = np.zeros((0, MAX_ACTIONS), dtype=np.uint8)
             self.auc_len = np.zeros(0, dtype=np.int16)
             self.play = np.zeros((0, 32), dtype=np.uint8)
+        # --dd: team 0's DD card points per contract kind (row = kind).
+        self.dd = np.zeros((6, size if dd else 0), dtype=np.int16)
 
-    def run(self, plan: _Plan, key: np.uint64, start: int, k: int) -> None:
+    def run(self, plan: _Plan, key: np.uint64, start: int, k: int,
+            progress: Any = None) -> None:
+        """Simulate donnes ``start .. start+k-1`` (then, with ``--dd``, solve their deals);
+        ``progress(donnes)`` is called as the work advances."""
         out = self.out[:, :k]
         run_batch(key, np.int64(start), np.int64(k), plan.dealer, plan.codes, plan.params,
                   plan.profile.packed, plan.record, out, self.auc, self.auc_len, self.play)
+        if plan.dd:
+            from simcoinche.dd_columns import solve_kinds
+
+            # The DD values depend only on the deal and the kind: solved after the donnes.
+            hands = np.ascontiguousarray(out[O_HAND:O_HAND + 4].T).view(np.uint32)
+            solve_kinds(hands, out[O_DEALER], plan.dd_kinds, plan.profile.packed,
+                        self.dd[:, :k], progress)
+        elif progress is not None:
+            progress(k)
 
     def table(self, plan: _Plan, start: int, k: int, sch: pa.Schema) -> pa.Table:
         rec = plan.record
         return chunk_table(start, self.out[:, :k], self.auc if rec else None,
-                           self.auc_len if rec else None, self.play if rec else None, sch)
+                           self.auc_len if rec else None, self.play if rec else None, sch,
+                           self.dd[:, :k] if plan.dd else None)
 
 
 def _progress(n: int, enabled: bool | None):
@@ -282,7 +308,7 @@ def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
              record_play: bool = False, overwrite: bool = False,
              chunk_size: int | None = None, dealer: int | None = None,
              params: Sequence[Mapping[str, float] | None] | None = None,
-             progress: bool | None = None) -> pd.DataFrame | RunSummary:
+             progress: bool | None = None, dd: bool = False) -> pd.DataFrame | RunSummary:
     """Simulate ``n`` complete donnes (deal, auction, announcements, play, scoring).
 
     Parameters
@@ -312,6 +338,10 @@ def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
         Parameter overrides per team, by name (:mod:`simcoinche.players`).
     progress : bool, optional
         Progress bar on stderr (default: when stderr is a terminal).
+    dd : bool
+        Add team 0's double-dummy card points of each deal for every contract kind of the
+        profile (``dd_S`` … ``dd_TA``, :mod:`simcoinche.dd_columns`). Slow: each deal is
+        solved once per kind (tens to hundreds of milliseconds a solve).
 
     Returns
     -------
@@ -325,7 +355,8 @@ def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
         For any bad argument, an existing output without ``overwrite`` or an unwritable
         path; nothing is written then.
     """
-    plan = _plan(n, seed, profile, players, threads, chunk_size, dealer, record_play, params)
+    plan = _plan(n, seed, profile, players, threads, chunk_size, dealer, record_play, params,
+                 dd)
     path = None
     if out is not None:
         path = _check_out(out, overwrite, default=False)
@@ -338,7 +369,8 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
                      **kwargs: Any) -> RunSummary:
     """As :func:`simulate` but always writes a file (default path: :func:`default_out`)."""
     plan = _plan(n, seed, profile, players, kwargs.get("threads"), kwargs.get("chunk_size"),
-                 kwargs.get("dealer"), kwargs.get("record_play", False), kwargs.get("params"))
+                 kwargs.get("dealer"), kwargs.get("record_play", False), kwargs.get("params"),
+                 kwargs.get("dd", False))
     default = out is None
     if default:
         out = default_out(plan.profile.name, plan.seed, plan.n)
@@ -351,7 +383,7 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
 def _run(plan: _Plan, path: Path | None, progress: bool | None) -> pd.DataFrame | RunSummary:
     key = np.uint64(seed_key(np.uint64(plan.seed)))
     meta = plan.metadata()
-    sch = schema(plan.record, meta)
+    sch = schema(plan.record, meta, plan.dd_kinds)
     summary = RunSummary(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
                          plan.seed, None if path is None else str(path))
     previous_threads = numba.get_num_threads()
@@ -363,11 +395,10 @@ def _run(plan: _Plan, path: Path | None, progress: bool | None) -> pd.DataFrame 
             with _progress(plan.n, progress) as bar:
                 for start in range(0, plan.n, plan.chunk):
                     k = min(plan.chunk, plan.n - start)
-                    buf = _Buffers(k, plan.record)
-                    buf.run(plan, key, start, k)
+                    buf = _Buffers(k, plan.record, plan.dd)
+                    buf.run(plan, key, start, k, bar.update)
                     summary.add_chunk(buf.out[:, :k])
                     tables.append(buf.table(plan, start, k, sch))
-                    bar.update(k)
             df = tidy(pa.concat_tables(tables).to_pandas())
             summary.seconds = time.perf_counter() - t0
             df.attrs["simcoinche"] = meta
@@ -393,21 +424,20 @@ def _write(plan: _Plan, key: np.uint64, path: Path, sch: pa.Schema, summary: Run
     pending: Future[None] | None = None
     ok = False
     try:
-        buffers = [_Buffers(plan.chunk, plan.record),
-                   _Buffers(plan.chunk, plan.record) if plan.n > plan.chunk else None]
+        buffers = [_Buffers(plan.chunk, plan.record, plan.dd),
+                   _Buffers(plan.chunk, plan.record, plan.dd) if plan.n > plan.chunk else None]
         with _progress(plan.n, progress) as bar:
             for c, start in enumerate(range(0, plan.n, plan.chunk)):
                 k = min(plan.chunk, plan.n - start)
                 buf = buffers[c % 2]
                 # The kernel releases the GIL: it runs while the writer thread compresses
                 # and writes the previous chunk (held in the other buffer).
-                buf.run(plan, key, start, k)
+                buf.run(plan, key, start, k, bar.update)
                 summary.add_chunk(buf.out[:, :k])
                 table = buf.table(plan, start, k, sch)
                 if pending is not None:
                     pending.result()
                 pending = pool.submit(writer.write_table, table, row_group_size=k)
-                bar.update(k)
         if pending is not None:
             pending.result()
         writer.close()
