@@ -19,6 +19,10 @@
    by the bidder's *own* tricks, which ``play_contracts`` returns). A test pins this:
    playing a deal at every level gives the same tricks and points.
 
+``play="dd"`` (``odds --play dd``) replaces step 2: each deal is solved double-dummy for
+each contract kind (:mod:`simcoinche.dd_columns`), and step 3 reads every level off the
+DD value with the same success test.
+
 Defaults: the hand is seat 0 and the dealer is the seat before it (``(seat + 3) % 4``),
 so the hand speaks and leads first, as an opener would.
 
@@ -57,6 +61,10 @@ from simcoinche.profiles import Profile, get_profile
 from simcoinche.stats import wilson_interval
 
 DEFAULT_SAMPLES = 10_000   # ±1 % at 95 % for p = 0.5: 1.96² · 0.25 / 0.01² ≈ 9,604
+#: Default sample of ``--play dd`` (each deal solved per kind: ±2.2 points at p = 0.5).
+DEFAULT_SAMPLES_DD = 2_000
+#: How the sampled deals are played: by the players, or double-dummy (:mod:`.dd_columns`).
+PLAYS = ("players", "dd")
 
 
 # --------------------------------------------------------------------------------------
@@ -331,6 +339,7 @@ class OddsResult:
     seed: int
     kinds: list[KindOdds]
     seconds: float = 0.0
+    play: str = "players"
 
     def kind(self, name: str | int) -> KindOdds:
         """The odds of one contract kind (``"H"`` or ``1``)."""
@@ -352,14 +361,14 @@ class OddsResult:
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` output.
 
-        Keys: ``hand`` (cards), ``seat``, ``dealer``, ``profile``, ``players``,
-        ``samples``, ``seed``, ``constraints`` (``give``: seat → cards, ``void``: seat →
-        suits), ``consistent_deals`` (exact count), ``interval`` (its method),
-        ``seconds``, and ``contracts``: one object per kind with ``trump`` (S H D C SA
-        TA), ``takers_total`` (``mean``, ``sd``, ``quantiles`` in percent → value,
-        ``histogram`` with ``bin_width``, ``start``, ``counts``), ``all_tricks`` (deals
-        in which the takers won every trick) and ``levels``: per bid ``bid`` (token such
-        as ``100H``), ``value``, ``made``, ``n``, ``p``, ``low``, ``high``.
+        Keys: ``hand`` (cards), ``seat``, ``dealer``, ``profile``, ``players``, ``samples``,
+        ``seed``, ``play`` (``players`` or ``dd``), ``constraints`` (``give``: seat → cards,
+        ``void``: seat → suits), ``consistent_deals`` (exact count), ``interval`` (its
+        method), ``seconds``, and ``contracts``: one object per kind with ``trump`` (S H D C
+        SA TA), ``takers_total`` (``mean``, ``sd``, ``quantiles`` in percent → value,
+        ``histogram`` with ``bin_width``, ``start``, ``counts``), ``all_tricks`` (deals in
+        which the takers won every trick) and ``levels``: per bid ``bid`` (token such as
+        ``100H``), ``value``, ``made``, ``n``, ``p``, ``low``, ``high``.
         """
         d = self.deals
         give = {str(s): format_mask(d.given[s]) for s in range(4)
@@ -374,6 +383,7 @@ class OddsResult:
             "players": list(self.players),
             "samples": self.samples,
             "seed": self.seed,
+            "play": self.play,
             "constraints": {"give": give, "void": void},
             "consistent_deals": d.n_deals,
             "interval": "Wilson 95 %",
@@ -391,8 +401,10 @@ class OddsResult:
     def table(self) -> str:
         """The terminal table: one column per contract kind, one row per bid level."""
         d = self.deals
+        who = ("double-dummy play" if self.play == "dd"
+               else f"players {self.players[0]},{self.players[1]}")
         head = (f"odds of {format_mask(d.hand)} (seat {d.seat}, dealer {self.dealer}, "
-                f"profile {self.profile}, players {self.players[0]},{self.players[1]})")
+                f"profile {self.profile}, {who})")
         cons = d.describe().split("; ", 1)
         lines = [head,
                  f"{self.samples:,} deals of the unseen cards (seed {self.seed}), drawn "
@@ -504,7 +516,8 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
          profile: str | Profile | None = "federal",
          players: str | Sequence[str] | None = "heuristic",
          params: Sequence[Mapping[str, float] | None] | None = None,
-         threads: int | None = None, progress: bool | None = None) -> OddsResult:
+         threads: int | None = None, progress: bool | None = None,
+         play: str = "players") -> OddsResult:
     """Odds of a hand: P(made) of every contract kind and bid level, by exact dealing.
 
     Parameters
@@ -535,6 +548,12 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
         Worker threads (default all); results do not depend on it.
     progress : bool, optional
         Progress bar on stderr (default: when stderr is a terminal).
+    play : str
+        ``"players"`` (default): each deal played by ``players``; ``"dd"``: each deal
+        solved double-dummy per contract kind (all hands visible, perfect play; RULES.md)
+        and every level read off the DD value with the profile's success test. DD solving
+        is slow (tens to hundreds of milliseconds a deal and kind): use a smaller sample
+        (:data:`DEFAULT_SAMPLES_DD`).
 
     Returns
     -------
@@ -554,6 +573,8 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
     from simcoinche._kernels.sampler import made_at_levels
     from simcoinche.simulation import check_seed, check_threads, positive_int, team_players
 
+    if play not in PLAYS:
+        raise InputError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
     prof = get_profile(profile)
     d = deals(hand, seat, give, void)
     dealer = (d.seat + 3) % 4 if dealer is None else _seat(dealer, "dealer")
@@ -593,6 +614,16 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
                 pc = np.empty((PC_LEN, k_n), dtype=np.int32)
                 ok = np.empty((len(levels), k_n), dtype=np.uint8)
                 for k in kinds:
+                    if play == "dd":
+                        # One DD solve per deal and kind; every level read off its value.
+                        from simcoinche.dd_columns import dd_levels
+
+                        m, tot, allt = dd_levels(hands, dealer, d.seat, k, levels, packed,
+                                                 bar.update)
+                        made[k] += m
+                        totals[k][start:start + k_n] = tot
+                        capots[k] += allt
+                        continue
                     # One play per deal and kind; every level is read off it (module doc).
                     play_contracts(key, np.int64(start), hands, fixed["dealer"],
                                    fixed["taker"], fixed["level"],
@@ -614,4 +645,4 @@ def odds(hand: str | Iterable[str] | int, seat: int = 0, dealer: int | None = No
                         float(low[i]), float(high[i])) for i in range(len(labels))]
         result.append(KindOdds(k, totals[k], capots[k], lv))
     return OddsResult(d, dealer, prof.name, (pk[0].name, pk[1].name), samples, seed,
-                      result, seconds)
+                      result, seconds, play)

@@ -272,8 +272,8 @@ def tidy(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
-                 ) -> pd.DataFrame:
+def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
+                 dd: bool = False) -> pd.DataFrame:
     """Read a results file written by :func:`simcoinche.simulation.simulate`, or a dataset
     directory written by ``simcoinche simulate --engine dask``, as one table.
 
@@ -284,6 +284,12 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
     columns : list of str, optional
         Columns to read (all by default); names from :data:`COLUMNS`. Only these columns
         are read from disk.
+    dd : bool
+        Add the double-dummy view of each played contract of a ``simulate --dd`` run
+        (:func:`simcoinche.dd_columns.dd_view`, with the run's profile):
+        ``dd_points_takers`` (the takers' DD card points for the contract's kind),
+        ``dd_made`` (made under DD play by the profile's success test) and
+        ``dd_points_lost`` (DD card points minus the card points the takers made).
 
     Returns
     -------
@@ -293,8 +299,27 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
     Raises
     ------
     InputError
-        Unknown column, a file that cannot be read, or an incomplete dataset directory.
+        Unknown column, a file that cannot be read, or an incomplete dataset directory;
+        ``dd`` on a run written without ``--dd``.
     """
+    if dd:
+        from simcoinche.dd_columns import VIEW_COLUMNS, dd_columns, dd_view
+
+        meta = read_metadata(path)
+        if not meta.get("dd"):
+            raise InputError(f"{os.fspath(path)!r} was written without --dd: no "
+                             "double-dummy columns")
+        need = None
+        if columns is not None:
+            need = list(dict.fromkeys([
+                *columns, "passed_out", "taker", "dealer", "bid_level", "trump",
+                "card_points_t0", "card_points_t1", "hand_0", "hand_1", "hand_2",
+                "hand_3", *dd_columns(meta.get("profile"))]))
+        df = read_results(path, need)
+        view = dd_view(df, meta.get("profile"))
+        if columns is not None:
+            df = df[list(columns)]
+        return pd.concat([df, view[list(VIEW_COLUMNS)]], axis=1)
     if columns is not None:
         columns = list(columns)
         for name in columns:
@@ -312,6 +337,12 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
                                          f"(written without {flag})")
             table = pads.dataset(files, format="parquet").to_table(columns=columns)
         else:
+            if columns is not None:
+                available = set(pq.read_schema(path).names)
+                for name in columns:
+                    if name in DD_COLUMN_NAMES and name not in available:
+                        raise InputError(f"column {name!r} is not in {os.fspath(path)!r} "
+                                         "(written without --dd)")
             table = pq.read_table(path, columns=columns)
     except (OSError, pa.ArrowException) as exc:
         raise InputError(f"cannot read results {os.fspath(path)!r}: "

@@ -37,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="contract kinds to play: S H D C (SA TA where the profile has "
                    "them), comma-separated or repeated (default: all)")
     p.add_argument("--samples", type=integer, default=None, metavar="N",
-                   help="deals drawn (default 10,000: interval half-width at most 1 point)")
+                   help="deals drawn (default 10,000: interval half-width at most 1 point; "
+                   "2,000 with --play dd)")
     p.add_argument("--seed", type=integer, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--give", action="append", default=None, metavar="SEAT:CARDS",
                    help="cards known to be in a seat, e.g. --give 1:AS,KS (repeatable)")
@@ -51,6 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="players (default heuristic)")
     p.add_argument("--threads", type=integer, default=None, metavar="T",
                    help="worker threads (default: all cores)")
+    p.add_argument("--play", choices=("players", "dd"), default="players",
+                   help="players: each deal played by --players (default); dd: each deal "
+                   "solved double-dummy (all hands visible, perfect play), slow")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -58,12 +62,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compute the odds and print the table, the one-line answers or the JSON."""
-    from simcoinche.odds import DEFAULT_SAMPLES, check_level, odds
+    from simcoinche.odds import DEFAULT_SAMPLES, DEFAULT_SAMPLES_DD, check_level, odds
 
     if args.level is not None:
         check_level(args.level, args.profile)
+    play = getattr(args, "play", "players")
+    default = DEFAULT_SAMPLES_DD if play == "dd" else DEFAULT_SAMPLES
     result = odds(args.hand, seat=args.seat, dealer=args.dealer, trump=args.trump,
-                  samples=DEFAULT_SAMPLES if args.samples is None else args.samples,
+                  samples=default if args.samples is None else args.samples, play=play,
                   seed=args.seed, give=args.give, void=args.void, profile=args.profile,
                   players=args.players, threads=args.threads,
                   progress=False if args.no_progress else None)
