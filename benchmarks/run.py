@@ -13,6 +13,8 @@ Measures (medians of R repeats, min and max kept):
 - the numba cold start (empty cache) and warm start of ``simcoinche simulate -n 1000``;
 - warm ``simcoinche odds`` with 100,000 samples; the invariants over 1,000,000 donnes per
   player kind; a local Dask cluster against the single-process engine;
+- ``simulate -n 10000 --dd`` (each deal solved double-dummy for the 4 federal contract
+  kinds) on 2 threads, in donnes per second (section ``dd``; 16 donnes with ``--quick``);
 - the peer engine ``colver`` in the same run, when installed.
 
 Results go to ``benchmarks/results/`` as JSON (``latest.json`` / ``latest-quick.json``)
@@ -51,10 +53,12 @@ SIZES = {
     "invariants": (50_000, 1_000_000),
     "dask": (200_000, 10_000_000),
     "odds_samples": (10_000, 100_000),
+    # simulate --dd: 4 double-dummy solves per federal donne (tens of ms each)
+    "dd_donnes": (16, 10_000),
 }
 
 
-ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,invariants,dask,peer"
+ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,invariants,dask,dd,peer"
 
 
 def _size(name: str, quick: bool) -> int:
@@ -270,6 +274,23 @@ def bench_dask(res: Results, quick: bool, tmp: Path) -> None:
               f"dask.single_process.n{n}", 0.8)
 
 
+def bench_dd(res: Results, quick: bool, tmp: Path, n: int | None = None) -> None:
+    """``simulate -n N --dd`` to a Parquet file on 2 threads (the DD solves dominate)."""
+    from simcoinche.simulation import simulate, simulate_to_file
+
+    n = n or _size("dd_donnes", quick)
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    simulate(2, seed=0, dd=True, threads=threads, progress=False)  # compile / load
+    _log(f"simulate -n {n:,} --dd on {threads} thread(s)")
+    out = tmp / "dd.parquet"
+    summary = simulate_to_file(n, seed=1, out=out, threads=threads, dd=True,
+                               overwrite=True, progress=False)
+    res.add(Figure(f"dd.simulate.t{threads}", "donnes/s", [summary.donnes_per_second],
+                   f"simulate -n {n:,} --dd (federal: 4 double-dummy solves per donne), "
+                   f"Parquet written, {threads} threads"))
+    out.unlink(missing_ok=True)
+
+
 def bench_peer(res: Results, quick: bool, repeats: int) -> None:
     ok, info = peer_colver.available()
     if not ok:
@@ -310,7 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     parser.add_argument("--only", default=None,
                         help="comma-separated sections: kernels,donnes,e2e,rss,startup,"
-                             "odds,invariants,dask,peer")
+                             "odds,invariants,dask,dd,peer")
+    parser.add_argument("--dd-donnes", type=int, default=None, metavar="N",
+                        help="donnes of the dd section (default 10,000; 16 with --quick)")
     args = parser.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 5)
     sections = set((args.only or ALL_SECTIONS).split(","))
@@ -333,6 +356,8 @@ def main(argv: list[str] | None = None) -> int:
             bench_invariants(res, args.quick)
         if "dask" in sections:
             bench_dask(res, args.quick, tmp)
+        if "dd" in sections:
+            bench_dd(res, args.quick, tmp, args.dd_donnes)
         if "peer" in sections:
             bench_peer(res, args.quick, repeats)
     path = write_results(res, args.out)

@@ -40,7 +40,7 @@ from simcoinche.profiles import Profile, get_profile
 
 #: Solves per thread in one kernel call: about a few seconds of work, so that the
 #: progress bar moves and Ctrl-C (handled between calls) is answered promptly.
-SOLVES_PER_CALL = 8
+SOLVES_PER_CALL = 16
 #: Columns added to a results table by :func:`dd_view`.
 VIEW_COLUMNS = ("dd_points_takers", "dd_made", "dd_points_lost")
 _HANDS = ["hand_0", "hand_1", "hand_2", "hand_3"]

@@ -27,7 +27,8 @@ def test_quick_benchmark_writes_every_section_and_the_table(tmp_path):
     for prefix in ("kernel.legal_mask", "reference.legal_mask", "donnes.random.t1",
                    "donnes.heuristic.t1", "reference.donnes.random", "e2e.random.t1",
                    "e2e.heuristic.t1", "rss.heuristic", "start.cold", "start.warm",
-                   "odds.in_process", "odds.cli_warm", "dask.local_cluster"):
+                   "odds.in_process", "odds.cli_warm", "dask.local_cluster",
+                   "dd.simulate"):
         assert any(name.startswith(prefix) for name in figures), prefix
     for fig in figures.values():
         assert fig["repeats"] >= 1 and fig["min"] <= fig["median"] <= fig["max"]
