@@ -290,3 +290,46 @@ def test_bad_input_is_one_line_and_exit_2(argv, culprit, capsys):
 def test_odds_play_must_be_players_or_dd():
     with pytest.raises(InputError, match="play must be one of players, dd"):
         odds("JH 9H AH TH KS 7C 8D AD", samples=1, play="perfect")
+
+
+def test_dd_solving_reports_progress_per_kernel_call(dd_rows, monkeypatch):
+    import simcoinche.dd_columns as ddc
+
+    monkeypatch.setattr(ddc, "SOLVES_PER_CALL", 1)
+    hands = dd_rows[HANDS].to_numpy(np.uint32)[:2]
+    dealer = dd_rows["dealer"].to_numpy(np.int64)[:2]
+    out = np.full((6, 2), -1, np.int16)
+    calls: list[int] = []
+    previous = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        ddc.solve_kinds(hands, dealer, [4], get_profile(PROFILE).packed, out, calls.append)
+    finally:
+        numba.set_num_threads(previous)
+    assert calls == [1, 1]
+    assert out[4].tolist() == dd_rows["dd_SA"].iloc[:2].tolist()
+    assert (out[[0, 1, 2, 3, 5]] == -1).all()
+
+
+def test_ctrl_c_stops_simulate_dd_and_leaves_no_file(tmp_path):
+    """SIGINT while the deals are being solved: exit status 130, no output, no partial."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "stopped.parquet"
+    proc = subprocess.Popen([sys.executable, "-m", "simcoinche", "simulate", "-n", "2000",
+                             "--dd", "--threads", "1", "--out", str(out), "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    partial = tmp_path / "stopped.parquet.partial"
+    while not partial.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert partial.exists(), "the run did not start"
+    time.sleep(2)  # solving
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.strip() == "simcoinche: interrupted"
+    assert not out.exists() and not partial.exists()
