@@ -230,12 +230,12 @@ def dd_levels(hands: np.ndarray, dealer: int, seat: int, kind: int, levels: np.n
                                         axis=1))
     points, total, made = _outcomes(hands, np.full(n, dealer), np.full(n, seat),
                                     np.full(n, kind), c0[kind], lv, prof)
-    capot = int(get_profile_capot(prof))
+    capot = int(_capot_points(prof))
     all_tricks = int((points[:, seat & 1] == capot).sum())
     return made.sum(axis=1, dtype=np.int64), total, all_tricks
 
 
-def get_profile_capot(prof: np.ndarray) -> int:
+def _capot_points(prof: np.ndarray) -> int:
     """Card points of a capot in the packed profile (``P_CAPOT_CARD_POINTS``)."""
     from simcoinche._kernels.layout import P_CAPOT_CARD_POINTS
 
