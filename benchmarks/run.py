@@ -14,7 +14,7 @@ Measures (medians of R repeats, min and max kept):
 - warm ``simcoinche odds`` with 100,000 samples; the invariants over 1,000,000 donnes per
   player kind; a local Dask cluster against the single-process engine;
 - ``simulate -n 10000 --dd`` (each deal solved double-dummy for the 4 federal contract
-  kinds) on 2 threads, in donnes per second (section ``dd``; 16 donnes with ``--quick``);
+  kinds) on 2 threads, in donnes per second (section ``dd``; 8 donnes with ``--quick``);
 - the peer engine ``colver`` in the same run, when installed.
 
 Results go to ``benchmarks/results/`` as JSON (``latest.json`` / ``latest-quick.json``)
@@ -54,7 +54,7 @@ SIZES = {
     "dask": (200_000, 10_000_000),
     "odds_samples": (10_000, 100_000),
     # simulate --dd: 4 double-dummy solves per federal donne (tens of ms each)
-    "dd_donnes": (16, 10_000),
+    "dd_donnes": (8, 10_000),
 }
 
 
@@ -333,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated sections: kernels,donnes,e2e,rss,startup,"
                              "odds,invariants,dask,dd,peer")
     parser.add_argument("--dd-donnes", type=int, default=None, metavar="N",
-                        help="donnes of the dd section (default 10,000; 16 with --quick)")
+                        help="donnes of the dd section (default 10,000; 8 with --quick)")
     args = parser.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 5)
     sections = set((args.only or ALL_SECTIONS).split(","))
