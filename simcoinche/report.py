@@ -263,12 +263,12 @@ def _pct(x: float) -> str:
 def _fmt(value: Any, column: str) -> str:
     if value is None or (isinstance(value, float) and np.isnan(value)) or value is pd.NA:
         return ""
-    if column in ("rate", "low", "high", "p", "share"):
+    if column in ("rate", "low", "high", "p", "share", "rate_dd", "low_dd", "high_dd"):
         return f"{100 * float(value):.1f} %"
     if column.startswith("mean_"):
         return f"{float(value):.1f}"
     if isinstance(value, (int, np.integer)):
-        return f"{int(value):,}" if column in ("n", "made") else str(int(value))
+        return f"{int(value):,}" if column in ("n", "made", "made_dd") else str(int(value))
     if isinstance(value, (float, np.floating)) and float(value).is_integer():
         return str(int(value))
     return str(value)

@@ -29,7 +29,7 @@ from simcoinche.dd_columns import _outcomes, dd_view
 from simcoinche.errors import InputError
 from simcoinche.odds import deals, odds
 from simcoinche.profiles import get_profile
-from simcoinche.report import write_report
+from simcoinche.report import TABLES, write_report
 from simcoinche.results import read_metadata, read_results
 from simcoinche.simulation import simulate
 from simcoinche.stats import dd_success_rates
@@ -172,6 +172,14 @@ def test_report_shows_dd_against_heuristic_made_rates(dd_file, tmp_path):
     md = rep.markdown.read_text()
     assert "## Double-dummy against the players' play, by bid level" in md
     assert "## Double-dummy against the players' play, by contract kind" in md
+    # Rates as percentages in the Markdown, as in the other tables.
+    header = "| " + " | ".join(TABLES["dd_by_level"][1]) + " |"
+    rows = md.split(header, 1)[1].split("\n\n", 1)[0].strip().splitlines()[1:]
+    assert rows
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        for i in (3, 4, 5, 7, 8, 9):  # rate low high rate_dd low_dd high_dd
+            assert cells[i].endswith(" %"), row
     by_level = pd.read_csv(rep.tables["dd_by_level"])
     df = read_results(dd_file, dd=True)
     played = df[~df.passed_out]
