@@ -275,6 +275,10 @@ class _Plan(_RunPlan):
 
     def kernels(self) -> list[Any]:
         """The top-level kernels a chunk calls (compiled before the timed work)."""
+        if self.dd:
+            from simcoinche._kernels.dd import solve_many
+
+            return [run_batch, solve_many]
         return [run_batch]
 
     def schema(self, meta: dict[str, Any]) -> pa.Schema:
