@@ -214,6 +214,12 @@ class _RunPlan:
     params: np.ndarray
     threads: int
     chunk: int
+    #: The kernels' name in the first-run message (see :func:`kernels`).
+    what: ClassVar[str] = "simulation"
+
+    def kernels(self) -> list[Any]:
+        """The top-level kernels a chunk calls (compiled before the timed work)."""
+        return [run_batch]
 
     def base_metadata(self) -> dict[str, Any]:
         """The metadata every run stores (the subclass adds its own)."""
@@ -251,10 +257,8 @@ class _Plan(_RunPlan):
     dealer: int
     record: bool
     dd: bool = False
-    #: What one row is (progress bars, messages); the kernels' name in the first-run
-    #: message; the summary type of a run.
+    #: What one row is (progress bars, messages); the summary type of a run.
     unit: ClassVar[str] = "donnes"
-    what: ClassVar[str] = "simulation"
     summary_type: ClassVar[type] = RunSummary
 
     @property
@@ -274,12 +278,12 @@ class _Plan(_RunPlan):
         return _Buffers(size, self.record, self.dd)
 
     def kernels(self) -> list[Any]:
-        """The top-level kernels a chunk calls (compiled before the timed work)."""
+        """The top-level kernels a chunk calls (with ``--dd``, the DD solver too)."""
         if self.dd:
             from simcoinche._kernels.dd import solve_many
 
             return [run_batch, solve_many]
-        return [run_batch]
+        return super().kernels()
 
     def schema(self, meta: dict[str, Any]) -> pa.Schema:
         """Arrow schema of the run's rows, with ``meta`` as its metadata."""

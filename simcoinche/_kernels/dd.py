@@ -134,6 +134,23 @@ def _stronger_same_suit() -> np.ndarray:
 STRONGER = _stronger_same_suit()
 
 
+def _top_keys() -> np.ndarray:
+    """``TOP_KEY[trump, led, byte]``: the highest trick key (``WIN_KEY``) among the cards
+    of suit ``led`` whose ranks are the bits of ``byte`` (-1 for none)."""
+    out = np.full((6, 4, 256), -1, dtype=np.int64)
+    for trump in range(6):
+        for led in range(4):
+            for byte in range(256):
+                for r in range(8):
+                    if (byte >> r) & 1:
+                        out[trump, led, byte] = max(out[trump, led, byte],
+                                                    WIN_KEY[trump, led, 8 * led + r])
+    return out
+
+
+TOP_KEY = _top_keys()
+
+
 class Scratch(NamedTuple):
     """Working memory of one solving thread (allocated once, see :func:`new_scratch`).
 
@@ -322,16 +339,16 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
     sbase = base + (W_SCORES - W_MOVES)
     omax = -1
     if n == 1 or n == 2:
-        # The strongest card the next opponent could put on this trick.
+        # The strongest card the next opponent could put on this trick: its best card of
+        # the led suit, else (void, suit contract) its best trump.
         opp = W[W_HANDS + ((seat + 1) & 3)]
-        follow = opp & (np.int64(0xFF) << (8 * led))
+        follow = (opp >> (8 * led)) & 0xFF
         if follow:
-            opp = follow
-        while opp:
-            x = _lowest_card(opp)
-            opp ^= np.int64(1) << x
-            if WIN_KEY[trump, led, x] > omax:
-                omax = WIN_KEY[trump, led, x]
+            omax = TOP_KEY[trump, led, follow]
+        elif trump < 4:
+            ruff = (opp >> (8 * trump)) & 0xFF
+            if ruff:
+                omax = TOP_KEY[trump, trump, ruff]
     k0 = W[W_KILLER + 2 * ply]
     k1 = W[W_KILLER + 2 * ply + 1]
     for i in range(k):
