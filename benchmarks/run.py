@@ -16,6 +16,8 @@ Measures (medians of R repeats, min and max kept):
   over 1,000,000 donnes per player kind; a local Dask cluster against the single-process
   engine;
 - whole parties (``simcoinche parties`` to a Parquet file) per second on 2 threads;
+- ``simulate -n 10000 --dd`` (each deal solved double-dummy for the 4 federal contract
+  kinds) on 2 threads, in donnes per second (section ``ddsim``; 8 donnes with ``--quick``);
 - the peer engine ``colver`` in the same run, when installed;
 - the double-dummy solver against colver's (``dd``, :mod:`benchmarks.dd`): value-only
   solves, every root card scored, a position after two tricks; one thread each, the same
@@ -64,10 +66,13 @@ SIZES = {
     "advise_deals": (1_000, 10_000),
     "dd_deals": (8, 200),
     "dd_blocks": (2, 5),
+    # simulate --dd: 4 double-dummy solves per federal donne (tens of ms each)
+    "ddsim_donnes": (8, 10_000),
 }
 
 
-ALL_SECTIONS = "kernels,donnes,e2e,rss,startup,odds,advise,invariants,dask,parties,peer,dd"
+ALL_SECTIONS = ("kernels,donnes,e2e,rss,startup,odds,advise,invariants,dask,parties,ddsim,"
+                "peer,dd")
 
 
 def _size(name: str, quick: bool) -> int:
@@ -373,6 +378,23 @@ def bench_parties(res: Results, quick: bool, repeats: int, tmp: Path) -> None:
                    "and marks, a simulate row the whole donne")
 
 
+def bench_ddsim(res: Results, quick: bool, tmp: Path, n: int | None = None) -> None:
+    """``simulate -n N --dd`` to a Parquet file on 2 threads (the DD solves dominate)."""
+    from simcoinche.simulation import simulate, simulate_to_file
+
+    n = n or _size("ddsim_donnes", quick)
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    simulate(2, seed=0, dd=True, threads=threads, progress=False)  # compile / load
+    _log(f"simulate -n {n:,} --dd on {threads} thread(s)")
+    out = tmp / "ddsim.parquet"
+    summary = simulate_to_file(n, seed=1, out=out, threads=threads, dd=True,
+                               overwrite=True, progress=False)
+    res.add(Figure(f"ddsim.simulate.t{threads}", "donnes/s", [summary.donnes_per_second],
+                   f"simulate -n {n:,} --dd (federal: 4 double-dummy solves per donne), "
+                   f"Parquet written, {threads} threads"))
+    out.unlink(missing_ok=True)
+
+
 def _rollout_rate(hands: list[list[int]], n: int) -> float:
     """Playouts per second of ``simcoinche.rollout`` on one thread."""
     from simcoinche.rollout import rollout
@@ -481,7 +503,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     parser.add_argument("--only", default=None,
                         help="comma-separated sections: kernels,donnes,e2e,rss,startup,"
-                             "odds,advise,invariants,dask,parties,peer,dd")
+                             "odds,advise,invariants,dask,parties,ddsim,peer,dd")
+    parser.add_argument("--ddsim-donnes", type=int, default=None, metavar="N",
+                        help="donnes of the ddsim section (default 10,000; 8 with --quick)")
     args = parser.parse_args(argv)
     repeats = args.repeats or (2 if args.quick else 5)
     sections = set((args.only or ALL_SECTIONS).split(","))
@@ -508,6 +532,8 @@ def main(argv: list[str] | None = None) -> int:
             bench_dask(res, args.quick, tmp)
         if "parties" in sections:
             bench_parties(res, args.quick, repeats, tmp)
+        if "ddsim" in sections:
+            bench_ddsim(res, args.quick, tmp, args.ddsim_donnes)
         if "peer" in sections:
             bench_peer(res, args.quick, repeats)
         if "dd" in sections:

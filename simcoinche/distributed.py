@@ -11,7 +11,7 @@ Dataset directory ``DIR``:
   ``t * task_size ..`` in order (row groups of ``chunk_size`` donnes), with the run's
   metadata in the Parquet schema like a single-file run;
 - ``manifest.json`` — format, the run **fingerprint** (everything that determines the rows:
-  seed, n, profile and its packed rules, players and their parameters, record_play,
+  seed, n, profile and its packed rules, players and their parameters, record_play, dd,
   dealer, simcoinche, rules and kernel versions, generator, task size), the run metadata,
   the task list ``[start, rows]`` and, per completed task, its part's file name, row count,
   size, sha256 and summary statistics;
@@ -157,7 +157,7 @@ class DatasetSummary(DatasetFields, RunSummary):
 
 # Metadata that determines the rows (``kind`` and ``max_donnes``: parties runs only).
 _FINGERPRINT_KEYS = ("seed", "n", "profile", "players", "param_arrays", "dealer",
-                     "record_play", "version", "rules_version", "generator", "kind",
+                     "record_play", "dd", "version", "rules_version", "generator", "kind",
                      "max_donnes")
 
 
@@ -563,7 +563,8 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
                   chunk_size: int | None = None, dealer: int | None = None,
                   params: Sequence[Mapping[str, float] | None] | None = None,
                   progress: bool | None = None, timeout: float | None = None,
-                  cluster_shape: tuple[int, int] | None = None) -> DatasetSummary:
+                  cluster_shape: tuple[int, int] | None = None,
+                  dd: bool = False) -> DatasetSummary:
     """Simulate ``n`` donnes on a Dask cluster into a dataset directory (resumable).
 
     The rows are those of :func:`simcoinche.simulation.simulate` with the same ``n``,
@@ -572,8 +573,8 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
 
     Parameters
     ----------
-    n, seed, profile, players, record_play, dealer, params
-        As :func:`simcoinche.simulation.simulate`.
+    n, seed, profile, players, record_play, dealer, params, dd
+        As :func:`simcoinche.simulation.simulate` (``dd`` is part of the fingerprint).
     out : path-like, optional
         Dataset directory (default :func:`default_dataset`). Rerunning into a directory
         that holds this run's manifest resumes it: complete parts are verified and kept.
@@ -612,7 +613,8 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
         task fails on the cluster (the parts done so far are kept for a rerun).
     """
     t0 = time.perf_counter()
-    plan = _plan(n, seed, profile, players, None, chunk_size, dealer, record_play, params)
+    plan = _plan(n, seed, profile, players, None, chunk_size, dealer, record_play, params,
+                 dd)
     return run_dask(plan, out, default_dataset(plan.profile.name, plan.seed, plan.n),
                     scheduler=scheduler, client=client, task_size=task_size,
                     threads=threads, overwrite=overwrite, progress=progress,

@@ -425,7 +425,15 @@ class _MatchBuffers:
         self.play = np.zeros((0, 32), dtype=np.uint8)
         self.dd = np.full((2, size), -1, dtype=np.int16) if dd else None
 
-    def run(self, plan: _MatchPlan, key: np.uint64, start: int, k: int) -> None:
+    def run(self, plan: _MatchPlan, key: np.uint64, start: int, k: int,
+            progress: Any = None) -> None:
+        """Play deals ``start .. start+k-1`` at both tables (then, with ``dd``, solve the
+        contracts); ``progress(k)`` is called when done."""
+        self._play(plan, key, start, k)
+        if progress is not None:
+            progress(k)
+
+    def _play(self, plan: _MatchPlan, key: np.uint64, start: int, k: int) -> None:
         for t in range(2):
             run_batch(key, np.int64(start), np.int64(k), -1, plan.table_codes[t],
                       plan.table_params[t], plan.profile.packed, False, self.out[t][:, :k],

@@ -19,6 +19,10 @@
    by the bidder's *own* tricks, which ``play_contracts`` returns). A test pins this:
    playing a deal at every level gives the same tricks and points.
 
+``play="dd"`` (``odds --play dd``) replaces step 2: each deal is solved double-dummy for
+each contract kind (:mod:`simcoinche.dd_columns`), and step 3 reads every level off the
+DD value with the same success test.
+
 Defaults: the hand is seat 0 and the dealer is the seat before it (``(seat + 3) % 4``),
 so the hand speaks and leads first, as an opener would.
 
@@ -65,6 +69,10 @@ from simcoinche.profiles import Profile, get_profile
 from simcoinche.stats import wilson_interval
 
 DEFAULT_SAMPLES = 10_000   # ±1 % at 95 % for p = 0.5: 1.96² · 0.25 / 0.01² ≈ 9,604
+#: Default sample of ``--play dd`` (each deal solved per kind: ±2.2 points at p = 0.5).
+DEFAULT_SAMPLES_DD = 2_000
+#: How the sampled deals are played: by the players, or double-dummy (:mod:`.dd_columns`).
+PLAYS = ("players", "dd")
 
 
 # --------------------------------------------------------------------------------------
@@ -345,6 +353,7 @@ class OddsResult:
     seconds: float = 0.0
     auction: ObservedAuction | None = None   # the auction read, if any
     draws: int = 0                           # deals drawn to keep ``samples`` of them
+    play: str = "players"                    # how the deals were played (:data:`PLAYS`)
 
     @property
     def acceptance(self) -> float:
@@ -372,15 +381,16 @@ class OddsResult:
         """The ``--json`` output.
 
         Keys: ``hand`` (cards), ``seat``, ``dealer``, ``profile``, ``players``,
-        ``samples``, ``seed``, ``constraints`` (``give``: seat → cards, ``void``: seat →
-        suits), ``consistent_deals`` (exact count), ``interval`` (its method),
-        ``seconds``, ``auction`` (the tokens read, or null), ``acceptance`` (kept /
-        drawn deals), ``draws``, ``effective_samples`` (the kept deals are independent
-        draws: their number), and ``contracts``: one object per kind with ``trump`` (S H
-        D C SA TA), ``takers_total`` (``mean``, ``sd``, ``quantiles`` in percent → value,
-        ``histogram`` with ``bin_width``, ``start``, ``counts``), ``all_tricks`` (deals
-        in which the takers won every trick) and ``levels``: per bid ``bid`` (token such
-        as ``100H``), ``value``, ``made``, ``n``, ``p``, ``low``, ``high``.
+        ``samples``, ``seed``, ``play`` (``players`` or ``dd``), ``constraints``
+        (``give``: seat → cards, ``void``: seat → suits), ``consistent_deals`` (exact
+        count), ``interval`` (its method), ``seconds``, ``auction`` (the tokens read, or
+        null), ``acceptance`` (kept / drawn deals), ``draws``, ``effective_samples`` (the
+        kept deals are independent draws: their number), and ``contracts``: one object
+        per kind with ``trump`` (S H D C SA TA), ``takers_total`` (``mean``, ``sd``,
+        ``quantiles`` in percent → value, ``histogram`` with ``bin_width``, ``start``,
+        ``counts``), ``all_tricks`` (deals in which the takers won every trick) and
+        ``levels``: per bid ``bid`` (token such as ``100H``), ``value``, ``made``, ``n``,
+        ``p``, ``low``, ``high``.
         """
         d = self.deals
         give = {str(s): format_mask(d.given[s]) for s in range(4)
@@ -395,6 +405,7 @@ class OddsResult:
             "players": list(self.players),
             "samples": self.samples,
             "seed": self.seed,
+            "play": self.play,
             "constraints": {"give": give, "void": void},
             "consistent_deals": d.n_deals,
             "interval": "Wilson 95 %",
@@ -416,8 +427,10 @@ class OddsResult:
     def table(self) -> str:
         """The terminal table: one column per contract kind, one row per bid level."""
         d = self.deals
+        who = ("double-dummy play" if self.play == "dd"
+               else f"players {self.players[0]},{self.players[1]}")
         head = (f"odds of {format_mask(d.hand)} (seat {d.seat}, dealer {self.dealer}, "
-                f"profile {self.profile}, players {self.players[0]},{self.players[1]})")
+                f"profile {self.profile}, {who})")
         cons = d.describe().split("; ", 1)
         lines = [head,
                  f"{self.samples:,} deals of the unseen cards (seed {self.seed}), drawn "
@@ -538,7 +551,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
          params: Sequence[Mapping[str, float] | None] | None = None,
          threads: int | None = None, progress: bool | None = None,
          auction: str | Iterable[str] | None = None,
-         max_draws: int = MAX_DRAWS) -> OddsResult:
+         max_draws: int = MAX_DRAWS, play: str = "players") -> OddsResult:
     """Odds of a hand: P(made) of every contract kind and bid level, by exact dealing.
 
     Parameters
@@ -579,6 +592,12 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     max_draws : int
         With an auction: the most deals drawn to keep ``samples`` of them; beyond it
         an InputError suggests fewer samples.
+    play : str
+        ``"players"`` (default): each deal played by ``players``; ``"dd"``: each deal
+        solved double-dummy per contract kind (all hands visible, perfect play; RULES.md)
+        and every level read off the DD value with the profile's success test (the
+        players still explain an ``auction``). DD solving is slow (tens to hundreds of
+        milliseconds a deal and kind): use a smaller sample (:data:`DEFAULT_SAMPLES_DD`).
 
     Returns
     -------
@@ -598,6 +617,8 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     from simcoinche._kernels.sampler import made_at_levels
     from simcoinche.simulation import check_seed, check_threads, positive_int, team_players
 
+    if play not in PLAYS:
+        raise InputError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
     prof = get_profile(profile)
     observed = None
     if auction is not None:
@@ -625,8 +646,8 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     capots = dict.fromkeys(kinds, 0)
     key = np.uint64(seed_key(np.uint64(seed)))
 
-    def play(start: int, k_n: int, kind: int, hands: np.ndarray, pc: np.ndarray,
-             ok: np.ndarray) -> None:
+    def play_kind(start: int, k_n: int, kind: int, hands: np.ndarray, pc: np.ndarray,
+                  ok: np.ndarray) -> None:
         # One play per deal and kind; every level is read off it (module doc).
         play_contracts(key, np.int64(start), hands, np.full(k_n, dealer, dtype=np.int8),
                        np.full(k_n, d.seat, dtype=np.int8), np.zeros(k_n, dtype=np.int8),
@@ -636,16 +657,28 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
 
     def warm() -> None:
         # One deal of one kind, with the argument types of the chunks below.
-        play(0, 1, kinds[0], d.sample(1, seed, 0), np.empty((PC_LEN, 1), dtype=np.int32),
-             np.empty((len(levels), 1), dtype=np.uint8))
+        if play == "dd":
+            dd_levels(d.sample(1, seed, 0), dealer, d.seat, kinds[0], levels, packed)
+            return
+        play_kind(0, 1, kinds[0], d.sample(1, seed, 0),
+                  np.empty((PC_LEN, 1), dtype=np.int32),
+                  np.empty((len(levels), 1), dtype=np.uint8))
+
+    if play == "dd":
+        from simcoinche._kernels.dd import solve_many
+        from simcoinche._kernels.dd_batch import dd_outcomes
+        from simcoinche.dd_columns import dd_levels
+
+        kernels = [sample_deals, solve_many, dd_outcomes]
+    else:
+        kernels = [sample_deals, play_contracts, made_at_levels]
 
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     kept = None
     try:
         # Compile (first run) or load the kernels now: the time reported excludes it.
-        prepare_kernels("odds", [sample_deals, play_contracts, made_at_levels], warm,
-                        ODDS_COMPILE_S)
+        prepare_kernels("odds", kernels, warm, ODDS_COMPILE_S)
         t0 = time.perf_counter()
         if observed is not None:
             kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
@@ -661,7 +694,15 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
                 pc = np.empty((PC_LEN, k_n), dtype=np.int32)
                 ok = np.empty((len(levels), k_n), dtype=np.uint8)
                 for k in kinds:
-                    play(start, k_n, k, hands, pc, ok)
+                    if play == "dd":
+                        # One DD solve per deal and kind; every level read off its value.
+                        m, tot, allt = dd_levels(hands, dealer, d.seat, k, levels, packed,
+                                                 bar.update)
+                        made[k] += m
+                        totals[k][start:start + k_n] = tot
+                        capots[k] += allt
+                        continue
+                    play_kind(start, k_n, k, hands, pc, ok)
                     made[k] += ok.sum(axis=1, dtype=np.int64)
                     totals[k][start:start + k_n] = pc[PC_TOTAL_TAKERS]
                     capots[k] += int((pc[PC_TRICKS + team] == 8).sum())
@@ -677,4 +718,5 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
                         float(low[i]), float(high[i])) for i in range(len(labels))]
         result.append(KindOdds(k, totals[k], capots[k], lv))
     return OddsResult(d, dealer, prof.name, (pk[0].name, pk[1].name), samples, seed,
-                      result, seconds, observed, samples if kept is None else kept.draws)
+                      result, seconds, observed, samples if kept is None else kept.draws,
+                      play)

@@ -222,13 +222,17 @@ class _PartieBuffers:
         # donne kernel compiled for it serves both.
         self.dout = np.empty((PD_LEN, rows + 1), dtype=np.int32)[:, :rows]
 
-    def run(self, plan: _PartiesPlan, key: np.uint64, start: int, k: int) -> None:
+    def run(self, plan: _PartiesPlan, key: np.uint64, start: int, k: int,
+            progress: Any = None) -> None:
+        """Play parties ``start .. start+k-1``; ``progress(k)`` is called when done."""
         nb = -(-k // BLOCK)
         while True:
             run_parties(key, np.int64(start), np.int64(k), np.int64(plan.max_donnes),
                         np.int64(self.block_rows), _NO_GIVEN, plan.codes, plan.params,
                         plan.profile.packed, self.pout[:, :k], self.dout, self.used)
             if (self.used[:nb] >= 0).all():
+                if progress is not None:
+                    progress(k)
                 return
             # A block ran out of donne rows: play the chunk again with more room (kept
             # for the next chunks). Rows depend only on the partie, never on the room.

@@ -29,7 +29,7 @@ from simcoinche.cards import CONTRACT_KIND_NAMES
 from simcoinche.errors import InputError
 from simcoinche.profiles import get_profile
 from simcoinche.results import COLUMNS
-from simcoinche.stats import bid_curve, played, success_rates, taker_team
+from simcoinche.stats import bid_curve, dd_success_rates, played, success_rates, taker_team
 
 #: Tables of the report: name → (title, {column: meaning}). The CSV of each table has
 #: exactly these columns, in this order; ``report.md`` shows them with the same names.
@@ -87,7 +87,32 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "mean_marks_takers": "mean marks of the takers' team",
         "mean_marks_defence": "mean marks of the defence",
     }),
+    # Runs written with ``simulate --dd`` only.
+    "dd_by_level": ("Double-dummy against the players' play, by bid level", {
+        "bid_value": "contract value (capot: the profile's capot value, 250)",
+        "n": "contracts played",
+        "made": "made by the players' play", "rate": "made / n",
+        "low": "Wilson 95 % lower bound of rate", "high": "Wilson 95 % upper bound of rate",
+        "made_dd": "made under double-dummy play (the profile's success test on the "
+                   "takers' DD card points)",
+        "rate_dd": "made_dd / n", "low_dd": "Wilson 95 % lower bound of rate_dd",
+        "high_dd": "Wilson 95 % upper bound of rate_dd",
+        "mean_points_lost": "mean card points the takers' play lost to DD (DD card "
+                            "points minus the card points made)",
+    }),
+    "dd_by_kind": ("Double-dummy against the players' play, by contract kind", {
+        "trump": "contract kind: S H D C (trump suit), SA, TA",
+        "n": "contracts played",
+        "made": "made by the players' play", "rate": "made / n",
+        "low": "Wilson 95 % lower bound of rate", "high": "Wilson 95 % upper bound of rate",
+        "made_dd": "made under double-dummy play", "rate_dd": "made_dd / n",
+        "low_dd": "Wilson 95 % lower bound of rate_dd",
+        "high_dd": "Wilson 95 % upper bound of rate_dd",
+        "mean_points_lost": "mean card points the takers' play lost to DD",
+    }),
 }
+#: Tables computed only from a run written with ``simulate --dd``.
+DD_TABLES = ("dd_by_level", "dd_by_kind")
 
 PLOT_CAPTIONS = {
     "bid_curve_by_trump_len.png": "Bid curves by the taker's trump length",
@@ -212,6 +237,20 @@ def headline_tables(df: pd.DataFrame, profile: Any = None, min_count: int = 1
     t = success_rates(d, by="coinche", min_count=min_count)
     t.insert(2, "share", t["n"] / n_played)
     tables["coinche_outcomes"] = t
+
+    if any(c.startswith("dd_") for c in d.columns):
+        # simulate --dd: made rates under double-dummy play against the players' play.
+        dd = d
+        if "dd_made" not in dd.columns:
+            from simcoinche.dd_columns import dd_view
+
+            dd = dd.join(dd_view(dd, prof))
+        tables["dd_by_level"] = dd_success_rates(dd, by="bid_value", min_count=min_count)
+        dd = dd.copy()
+        dd["trump"] = k["trump"]  # categorical: rows in the order S H D C SA TA
+        t = dd_success_rates(dd, by="trump", min_count=min_count)
+        t["trump"] = t["trump"].astype(str)
+        tables["dd_by_kind"] = t
     for name, t in tables.items():
         tables[name] = t[list(TABLES[name][1])]
     return tables, notes
@@ -224,12 +263,12 @@ def _pct(x: float) -> str:
 def _fmt(value: Any, column: str) -> str:
     if value is None or (isinstance(value, float) and np.isnan(value)) or value is pd.NA:
         return ""
-    if column in ("rate", "low", "high", "p", "share"):
+    if column in ("rate", "low", "high", "p", "share", "rate_dd", "low_dd", "high_dd"):
         return f"{100 * float(value):.1f} %"
     if column.startswith("mean_"):
         return f"{float(value):.1f}"
     if isinstance(value, (int, np.integer)):
-        return f"{int(value):,}" if column in ("n", "made") else str(int(value))
+        return f"{int(value):,}" if column in ("n", "made", "made_dd") else str(int(value))
     if isinstance(value, (float, np.floating)) and float(value).is_integer():
         return str(int(value))
     return str(value)
@@ -287,7 +326,7 @@ def _metadata_lines(meta: dict[str, Any], source: str, rows: str = "donnes") -> 
     return lines
 
 
-REPORT_COLUMNS = tuple(c.name for c in COLUMNS if not c.record_only)
+REPORT_COLUMNS = tuple(c.name for c in COLUMNS if not c.record_only and c.dd_kind < 0)
 
 
 def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str],
@@ -333,9 +372,14 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
         from simcoinche.partie import write_parties_report
 
         return write_parties_report(results, out, meta, min_count)
-    # every per-donne column, but never the --record-play ones (the largest by far)
-    df = simcoinche.read_results(results, columns=list(REPORT_COLUMNS))
     profile = get_profile(meta.get("profile", "federal"))
+    # every per-donne column, but never the --record-play ones (the largest by far)
+    columns = list(REPORT_COLUMNS)
+    if meta.get("dd"):
+        from simcoinche.dd_columns import dd_columns
+
+        columns += dd_columns(profile)
+    df = simcoinche.read_results(results, columns=columns)
     tables, notes = headline_tables(df, profile, min_count=min_count)
     f = _with_features(df, profile)
 
@@ -372,10 +416,17 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
           "", "## Run", "", *_metadata_lines(meta, src), ""]
     bid_curve_names = ("bid_curve_by_trump_len", "bid_curve_by_top_trumps")
     for name, (title, cols) in TABLES.items():
+        if name in DD_TABLES and name not in tables:
+            continue  # a run written without --dd
         md += [f"## {title}", ""]
         if name not in tables:
             md += ["Not computed: see the notes at the end.", ""]
             continue
+        if name == DD_TABLES[0]:
+            md += ["The same contracts played double-dummy: all four hands visible, both "
+                   "sides perfect, from the opening lead (RULES.md). A contract is made "
+                   "under DD play when the profile's success test holds with the takers' "
+                   "DD card points (announcements and belote as dealt).", ""]
         t = tables[name]
         if t.empty:
             md += [f"No group has {min_count:,} played donnes or more.", ""]

@@ -46,10 +46,19 @@ class Column:
     source: int          # row of the kernel output (``O_*``), -1 for computed/record ones
     description: str
     record_only: bool = False
+    dd_kind: int = -1    # contract kind of a ``--dd`` column (team 0's DD card points)
 
 
 def _c(name: str, typ: pa.DataType, source: int, text: str, record: bool = False) -> Column:
     return Column(name, typ, source, text, record)
+
+
+def _dd(kind: int) -> Column:
+    name = CONTRACT_KIND_NAMES[kind]
+    where = "" if kind < 4 else " (profiles with " + name + " contracts)"
+    return Column(f"dd_{name}", pa.int16(), -1,
+                  f"with --dd{where}: team 0's double-dummy card points (0..252) at {name}, "
+                  "opening lead by seat dealer+1", dd_kind=kind)
 
 
 COLUMNS: tuple[Column, ...] = (
@@ -81,21 +90,28 @@ COLUMNS: tuple[Column, ...] = (
     _c("made", pa.bool_(), D.O_MADE, "contract made (False if passed out)"),
     _c("marks_t0", pa.int16(), D.O_MARKS, "marks of team 0 for the donne (rounded)"),
     _c("marks_t1", pa.int16(), D.O_MARKS + 1, "marks of team 1 for the donne (rounded)"),
+    *(_dd(k) for k in range(6)),
     _c("auction", pa.binary(), -1,
        "with --record-play: the auction action codes in order (simcoinche.actions)", True),
     _c("play", pa.binary(32), -1,
        "with --record-play: the 32 cards (0..31) in play order; all 255 if passed out", True),
 )
 
-COLUMN_NAMES = tuple(c.name for c in COLUMNS)
+#: Every column of a run with ``--record-play`` and without ``--dd``, in order.
+COLUMN_NAMES = tuple(c.name for c in COLUMNS if c.dd_kind < 0)
+#: The ``--dd`` columns, kind order (a run has those of its profile's contract kinds).
+DD_COLUMN_NAMES = tuple(c.name for c in COLUMNS if c.dd_kind >= 0)
 
 
 def schema(record_play: bool, metadata: dict[str, Any] | None = None,
-           columns: tuple[Column, ...] = COLUMNS) -> pa.Schema:
+           columns: tuple[Column, ...] = COLUMNS,
+           dd_kinds: tuple[int, ...] = ()) -> pa.Schema:
     """Arrow schema of a run, with the run's metadata as JSON under ``simcoinche``
-    (``columns``: :data:`COLUMNS`, or another row kind's, e.g. the parties')."""
+    (``columns``: :data:`COLUMNS`, or another row kind's, e.g. the parties');
+    ``dd_kinds``: the contract kinds of the ``dd_*`` columns (``--dd``)."""
     fields = [pa.field(c.name, c.type, nullable=False)
-              for c in columns if record_play or not c.record_only]
+              for c in columns if (record_play or not c.record_only)
+              and (c.dd_kind < 0 or c.dd_kind in dd_kinds)]
     md = None
     if metadata is not None:
         md = {METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()}
@@ -104,7 +120,7 @@ def schema(record_play: bool, metadata: dict[str, Any] | None = None,
 
 def chunk_table(start: int, out: np.ndarray, auc: np.ndarray | None,
                 auc_len: np.ndarray | None, play: np.ndarray | None,
-                sch: pa.Schema) -> pa.Table:
+                sch: pa.Schema, dd: np.ndarray | None = None) -> pa.Table:
     """Arrow table of one simulated chunk.
 
     Parameters
@@ -118,12 +134,18 @@ def chunk_table(start: int, out: np.ndarray, auc: np.ndarray | None,
         ``None`` without ``--record-play``.
     sch : pyarrow.Schema
         The run's schema (:func:`schema`).
+    dd : int16[6, n], optional
+        With ``--dd``: team 0's DD card points, row = contract kind (only the rows of the
+        schema's ``dd_*`` columns are read).
     """
     n = out.shape[1]
     arrays: list[pa.Array] = []
     for f in sch:
         col = _COLUMN_BY_NAME[f.name]
-        if col.name == "donne":
+        if col.dd_kind >= 0:
+            arrays.append(pa.array(np.ascontiguousarray(dd[col.dd_kind, :n],
+                                                        dtype=np.int16)))
+        elif col.name == "donne":
             arrays.append(pa.array(np.arange(start, start + n, dtype=np.int64)))
         elif col.name == "auction":
             lens = auc_len[:n].astype(np.int32)
@@ -252,8 +274,8 @@ def tidy(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
-                 ) -> pd.DataFrame:
+def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
+                 dd: bool = False) -> pd.DataFrame:
     """Read a results file written by :func:`simcoinche.simulation.simulate`, or a dataset
     directory written by ``simcoinche simulate --engine dask``, as one table.
 
@@ -267,6 +289,12 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
     columns : list of str, optional
         Columns to read (all by default); names from :data:`COLUMNS` (or the parties
         columns for a parties run). Only these columns are read from disk.
+    dd : bool
+        Add the double-dummy view of each played contract of a ``simulate --dd`` run
+        (:func:`simcoinche.dd_columns.dd_view`, with the run's profile):
+        ``dd_points_takers`` (the takers' DD card points for the contract's kind),
+        ``dd_made`` (made under DD play by the profile's success test) and
+        ``dd_points_lost`` (DD card points minus the card points the takers made).
 
     Returns
     -------
@@ -276,8 +304,27 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None
     Raises
     ------
     InputError
-        Unknown column, a file that cannot be read, or an incomplete dataset directory.
+        Unknown column, a file that cannot be read, or an incomplete dataset directory;
+        ``dd`` on a run written without ``--dd``.
     """
+    if dd:
+        from simcoinche.dd_columns import VIEW_COLUMNS, dd_columns, dd_view
+
+        meta = read_metadata(path)
+        if not meta.get("dd"):
+            raise InputError(f"{os.fspath(path)!r} was written without --dd: no "
+                             "double-dummy columns")
+        need = None
+        if columns is not None:
+            need = list(dict.fromkeys([
+                *columns, "passed_out", "taker", "dealer", "bid_level", "trump",
+                "card_points_t0", "card_points_t1", "hand_0", "hand_1", "hand_2",
+                "hand_3", *dd_columns(meta.get("profile"))]))
+        df = read_results(path, need)
+        view = dd_view(df, meta.get("profile"))
+        if columns is not None:
+            df = df[list(columns)]
+        return pd.concat([df, view[list(VIEW_COLUMNS)]], axis=1)
     return tidy(read_table(path, columns).to_pandas())
 
 
@@ -298,6 +345,9 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                 if name in _COLUMN_BY_NAME and _COLUMN_BY_NAME[name].record_only:
                     raise InputError(f"column {name!r} is not in {os.fspath(path)!r} "
                                      "(written without --record-play)")
+                if name in DD_COLUMN_NAMES:
+                    raise InputError(f"column {name!r} is not in {os.fspath(path)!r} "
+                                     "(written without --dd)")
                 raise InputError(f"unknown column {name!r} in {os.fspath(path)!r}; see "
                                  "simcoinche.results.COLUMNS (donnes) or "
                                  "simcoinche.partie.PARTIE_COLUMNS (parties)")

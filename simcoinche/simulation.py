@@ -30,6 +30,8 @@ from simcoinche._kernels.batch import run_batch
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
+    O_DEALER,
+    O_HAND,
     O_MADE,
     O_MARKS,
     O_PASSED,
@@ -254,6 +256,7 @@ def _run_plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any,
 class _Plan(_RunPlan):
     dealer: int
     record: bool
+    dd: bool = False
     #: What one row is (progress bars, messages); the summary type of a run.
     unit: ClassVar[str] = "donnes"
     summary_type: ClassVar[type] = RunSummary
@@ -265,36 +268,52 @@ class _Plan(_RunPlan):
 
         return DatasetSummary
 
+    @property
+    def dd_kinds(self) -> tuple[int, ...]:
+        """Contract kinds of the ``dd_*`` columns (none without ``--dd``)."""
+        return self.profile.contract_kinds if self.dd else ()
+
     def buffers(self, size: int) -> _Buffers:
         """Kernel output arrays for chunks of up to ``size`` rows."""
-        return _Buffers(size, self.record)
+        return _Buffers(size, self.record, self.dd)
+
+    def kernels(self) -> list[Any]:
+        """The top-level kernels a chunk calls (with ``--dd``, the DD solver too)."""
+        if self.dd:
+            from simcoinche._kernels.dd import solve_many
+
+            return [run_batch, solve_many]
+        return super().kernels()
 
     def schema(self, meta: dict[str, Any]) -> pa.Schema:
         """Arrow schema of the run's rows, with ``meta`` as its metadata."""
-        return schema(self.record, meta)
+        return schema(self.record, meta, dd_kinds=self.dd_kinds)
 
     def metadata(self) -> dict[str, Any]:
         return {**self.base_metadata(),
                 "dealer": "rotating" if self.dealer < 0 else self.dealer,
-                "record_play": self.record}
+                "record_play": self.record,
+                "dd": self.dd}
 
 
 def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_size: Any,
           dealer: Any, record_play: bool,
-          params: Sequence[Mapping[str, float] | None] | None) -> _Plan:
+          params: Sequence[Mapping[str, float] | None] | None, dd: bool = False) -> _Plan:
     fields = _run_plan(n, seed, profile, players, threads, chunk_size, params)
     if dealer is None:
         dealer = -1
     elif isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
             or not 0 <= dealer <= 3:
         raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
-    return _Plan(**fields, dealer=int(dealer), record=bool(record_play))
+    if not isinstance(dd, (bool, np.bool_)):
+        raise InputError(f"dd must be True or False, got {dd!r}")
+    return _Plan(**fields, dealer=int(dealer), record=bool(record_play), dd=bool(dd))
 
 
 class _Buffers:
     """Kernel output arrays for one chunk."""
 
-    def __init__(self, size: int, record: bool) -> None:
+    def __init__(self, size: int, record: bool, dd: bool = False) -> None:
         # One spare column: every chunk's view ``out[:, :k]`` is then non-contiguous, so
         # full and partial chunks share one compiled kernel signature (a contiguous full
         # chunk would otherwise compile run_batch a second time, about 15 s, mid-run).
@@ -307,11 +326,25 @@ class _Buffers:
             self.auc = np.zeros((0, MAX_ACTIONS), dtype=np.uint8)
             self.auc_len = np.zeros(0, dtype=np.int16)
             self.play = np.zeros((0, 32), dtype=np.uint8)
+        # --dd: team 0's DD card points per contract kind (row = kind).
+        self.dd = np.zeros((6, size if dd else 0), dtype=np.int16)
 
-    def run(self, plan: _Plan, key: np.uint64, start: int, k: int) -> None:
+    def run(self, plan: _Plan, key: np.uint64, start: int, k: int,
+            progress: Any = None) -> None:
+        """Simulate donnes ``start .. start+k-1`` (then, with ``--dd``, solve their deals);
+        ``progress(donnes)`` is called as the work advances."""
         out = self.out[:, :k]
         run_batch(key, np.int64(start), np.int64(k), plan.dealer, plan.codes, plan.params,
                   plan.profile.packed, plan.record, out, self.auc, self.auc_len, self.play)
+        if plan.dd:
+            from simcoinche.dd_columns import solve_kinds
+
+            # The DD values depend only on the deal and the kind: solved after the donnes.
+            hands = np.ascontiguousarray(out[O_HAND:O_HAND + 4].T).view(np.uint32)
+            solve_kinds(hands, out[O_DEALER], plan.dd_kinds, plan.profile.packed,
+                        self.dd[:, :k], progress)
+        elif progress is not None:
+            progress(k)
 
     def stats(self, k: int) -> np.ndarray:
         """What :meth:`RunSummary.add_chunk` takes for the last run of ``k`` rows."""
@@ -320,7 +353,8 @@ class _Buffers:
     def table(self, plan: _Plan, start: int, k: int, sch: pa.Schema) -> pa.Table:
         rec = plan.record
         return chunk_table(start, self.out[:, :k], self.auc if rec else None,
-                           self.auc_len if rec else None, self.play if rec else None, sch)
+                           self.auc_len if rec else None, self.play if rec else None, sch,
+                           self.dd[:, :k] if plan.dd else None)
 
 
 def _progress(n: int, enabled: bool | None, unit: str = "donnes"):
@@ -338,7 +372,7 @@ def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
              record_play: bool = False, overwrite: bool = False,
              chunk_size: int | None = None, dealer: int | None = None,
              params: Sequence[Mapping[str, float] | None] | None = None,
-             progress: bool | None = None) -> pd.DataFrame | RunSummary:
+             progress: bool | None = None, dd: bool = False) -> pd.DataFrame | RunSummary:
     """Simulate ``n`` complete donnes (deal, auction, announcements, play, scoring).
 
     Parameters
@@ -368,6 +402,10 @@ def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
         Parameter overrides per team, by name (:mod:`simcoinche.players`).
     progress : bool, optional
         Progress bar on stderr (default: when stderr is a terminal).
+    dd : bool
+        Add team 0's double-dummy card points of each deal for every contract kind of the
+        profile (``dd_S`` … ``dd_TA``, :mod:`simcoinche.dd_columns`). Slow: each deal is
+        solved once per kind (tens to hundreds of milliseconds a solve).
 
     Returns
     -------
@@ -381,7 +419,8 @@ def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
         For any bad argument, an existing output without ``overwrite`` or an unwritable
         path; nothing is written then.
     """
-    plan = _plan(n, seed, profile, players, threads, chunk_size, dealer, record_play, params)
+    plan = _plan(n, seed, profile, players, threads, chunk_size, dealer, record_play, params,
+                 dd)
     path = None
     if out is not None:
         path = _check_out(out, overwrite, default=False)
@@ -394,7 +433,8 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
                      **kwargs: Any) -> RunSummary:
     """As :func:`simulate` but always writes a file (default path: :func:`default_out`)."""
     plan = _plan(n, seed, profile, players, kwargs.get("threads"), kwargs.get("chunk_size"),
-                 kwargs.get("dealer"), kwargs.get("record_play", False), kwargs.get("params"))
+                 kwargs.get("dealer"), kwargs.get("record_play", False), kwargs.get("params"),
+                 kwargs.get("dd", False))
     default = out is None
     if default:
         out = default_out(plan.profile.name, plan.seed, plan.n)
@@ -428,10 +468,9 @@ def _run(plan: Any, path: Path | None, progress: bool | None) -> pd.DataFrame | 
                 for start in range(0, plan.n, plan.chunk):
                     k = min(plan.chunk, plan.n - start)
                     buf = plan.buffers(k)
-                    buf.run(plan, key, start, k)
+                    buf.run(plan, key, start, k, bar.update)
                     summary.add_chunk(buf.stats(k))
                     tables.append(buf.table(plan, start, k, sch))
-                    bar.update(k)
             df = tidy(pa.concat_tables(tables).to_pandas())
             summary.seconds = time.perf_counter() - t0
             df.attrs["simcoinche"] = meta
@@ -449,7 +488,8 @@ def _write(plan: Any, key: np.uint64, path: Path, sch: pa.Schema, summary: Any,
     """Stream the run into ``path.partial`` (one row group per chunk), then rename it.
 
     ``plan`` is a :class:`_Plan` or any plan with ``n``, ``chunk``, ``unit`` and
-    ``buffers(size)`` (buffers with ``run``, ``stats`` and ``table``, as :class:`_Buffers`),
+    ``buffers(size)`` (buffers with ``run``, ``stats`` and ``table``, as :class:`_Buffers`;
+    ``run(plan, key, start, k, progress)`` calls ``progress(rows)`` as its rows complete),
     ``summary`` its summary (``add_chunk``): :mod:`simcoinche.partie` writes through it.
     """
     partial = path.with_name(path.name + ".partial")
@@ -470,13 +510,12 @@ def _write(plan: Any, key: np.uint64, path: Path, sch: pa.Schema, summary: Any,
                 buf = buffers[c % 2]
                 # The kernel releases the GIL: it runs while the writer thread compresses
                 # and writes the previous chunk (held in the other buffer).
-                buf.run(plan, key, start, k)
+                buf.run(plan, key, start, k, bar.update)
                 summary.add_chunk(buf.stats(k))
                 table = buf.table(plan, start, k, sch)
                 if pending is not None:
                     pending.result()
                 pending = pool.submit(writer.write_table, table, row_group_size=k)
-                bar.update(k)
         if pending is not None:
             pending.result()
         writer.close()

@@ -321,3 +321,74 @@ def bid_curve(
     tidy["low"] = low
     tidy["high"] = high
     return tidy[[*keys, "level", "n", "made", "p", "low", "high"]]
+
+
+def dd_success_rates(
+    df: pd.DataFrame,
+    by: str | Sequence[str] | None = None,
+    min_count: int = 1,
+    z: float = 1.96,
+    profile: str | Profile | None = None,
+) -> pd.DataFrame:
+    """Made rate under double-dummy play against under the players' play, per group.
+
+    A contract is made under double-dummy (DD) play when the profile's success test holds
+    with the takers' DD card points (RULES.md, "Rulings on points the sources leave
+    open"); see :func:`simcoinche.dd_columns.dd_view`.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Results of a ``simulate --dd`` run: either with the DD view columns
+        (``read_results(path, dd=True)``) or with the ``dd_*`` columns, the hands and the
+        dealer (the view is then computed here, with ``profile``).
+    by : str or list of str, optional
+        Group keys (``"bid_value"``, ``"trump"``…); none → one row for the whole table.
+    min_count : int
+        Groups with fewer played donnes are dropped.
+    z : float
+        Normal quantile of the Wilson intervals.
+    profile : str or Profile, optional
+        The run's profile (default ``federal``), used when the view is computed here.
+
+    Returns
+    -------
+    DataFrame
+        One row per group, sorted by the keys: the keys, ``n`` (contracts played),
+        ``made``, ``rate``, ``low``, ``high`` (the players' play, Wilson interval),
+        ``made_dd``, ``rate_dd``, ``low_dd``, ``high_dd`` (the same contracts under DD
+        play), ``mean_points_lost`` (mean of the takers' DD card points minus the card
+        points they made). Passed-out donnes are excluded.
+
+    Raises
+    ------
+    InputError
+        Missing columns (e.g. a run written without ``--dd``) or a bad ``min_count``.
+    """
+    keys = _keys(by)
+    min_count = _check_min_count(min_count)
+    _require(df, ["taker", "made", *keys])
+    d = played(df)
+    if not {"dd_made", "dd_points_lost"} <= set(d.columns):
+        from simcoinche.dd_columns import dd_view
+
+        d = d.join(dd_view(d, profile))
+    frame = d[keys].copy()
+    frame["made"] = d["made"].to_numpy(dtype=np.int64)
+    frame["made_dd"] = d["dd_made"].to_numpy(dtype=np.int64)
+    frame["_lost"] = d["dd_points_lost"].to_numpy(dtype=np.int64)
+    out = _grouped_sums(frame, keys, ["made", "made_dd", "_lost"])
+    out = out[out["n"] >= max(min_count, 1)].reset_index(drop=True)
+    n = out["n"].to_numpy(dtype=np.int64)
+    safe = np.where(n > 0, n, 1)
+    for suffix in ("", "_dd"):
+        made = out[f"made{suffix}"].to_numpy(dtype=np.int64)
+        low, high = wilson_interval(made, n, z)
+        out[f"made{suffix}"] = made
+        out[f"rate{suffix}"] = made / safe
+        out[f"low{suffix}"] = low
+        out[f"high{suffix}"] = high
+    out["n"] = n
+    out["mean_points_lost"] = out.pop("_lost") / safe
+    return out[[*keys, "n", "made", "rate", "low", "high", "made_dd", "rate_dd", "low_dd",
+                "high_dd", "mean_points_lost"]]

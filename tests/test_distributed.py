@@ -91,6 +91,22 @@ def test_dataset_equals_the_single_process_run_row_for_row(cluster, reference, t
     assert md["task_size"] == task_size and md["players"] == ["heuristic", "random"]
 
 
+def test_dd_dataset_equals_the_single_process_dd_run_and_dd_is_in_the_fingerprint(
+        cluster, tmp_path):
+    """simulate --dd on Dask: the double-dummy columns (a few deals: DD solves are slow)
+    equal the single-process run row for row; a rerun without --dd is another run."""
+    local = simulate(6, seed=21, dd=True, progress=False)
+    out = tmp_path / "ds"
+    _run(cluster, out, n=6, task_size=2, record_play=False, players="heuristic", dd=True)
+    got = read_results(out)
+    assert [c for c in got.columns if c.startswith("dd_")] == ["dd_S", "dd_H", "dd_D",
+                                                                "dd_C"]
+    pd.testing.assert_frame_equal(got, _frame(local))
+    assert _manifest(out)["fingerprint"]["dd"] is True and read_metadata(out)["dd"] is True
+    with pytest.raises(InputError, match=r"holds another run .*dd True there, False asked"):
+        _run(cluster, out, n=6, task_size=2, record_play=False, players="heuristic")
+
+
 def test_rerun_keeps_verified_parts_and_redoes_missing_or_corrupt_ones(cluster, reference,
                                                                        tmp_path):
     out = tmp_path / "ds"

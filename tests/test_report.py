@@ -14,7 +14,7 @@ from matplotlib.image import imread
 import simcoinche
 from simcoinche.cli import main
 from simcoinche.errors import InputError
-from simcoinche.report import PLOT_CAPTIONS, TABLES, write_report
+from simcoinche.report import DD_TABLES, PLOT_CAPTIONS, TABLES, write_report
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -34,7 +34,8 @@ def report(run, tmp_path_factory):
 
 def test_report_writes_markdown_csv_and_valid_pngs(report):
     assert report.markdown.name == "report.md" and report.markdown.exists()
-    assert set(report.tables) == set(TABLES)
+    # A run without --dd has no double-dummy tables (tests/test_dd_simulation.py has them).
+    assert set(report.tables) == set(TABLES) - set(DD_TABLES)
     assert sorted(p.name for p in report.plots) == sorted(PLOT_CAPTIONS)
     for p in report.plots:
         data = p.read_bytes()
@@ -57,8 +58,8 @@ def test_markdown_has_metadata_every_table_and_links_to_existing_plots(report, r
     text = report.markdown.read_text()
     assert "| seed | 3 |" in text and "| donnes | 4,000 |" in text
     assert "| profile | federal |" in text
-    for title, _cols in TABLES.values():
-        assert f"## {title}" in text
+    for name, (title, _cols) in TABLES.items():
+        assert (f"## {title}" in text) == (name not in DD_TABLES)
     for link in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text):
         assert (report.out_dir / link).exists()
     assert len(re.findall(r"!\[", text)) == 4

@@ -33,23 +33,29 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="contract kinds to play: S H D C (SA TA where the profile has "
                    "them), comma-separated or repeated (default: all)")
     p.add_argument("--samples", type=integer, default=None, metavar="N",
-                   help="deals drawn (default 10,000: interval half-width at most 1 point)")
+                   help="deals drawn (default 10,000: interval half-width at most 1 point; "
+                   "2,000 with --play dd)")
     p.add_argument("--level", default=None, metavar="VALUE",
                    help="print only the one-line answer for this bid value (e.g. 100 or "
                    "capot) per contract kind played")
     add_deal_arguments(p)
+    p.add_argument("--play", choices=("players", "dd"), default="players",
+                   help="players: each deal played by --players (default); dd: each deal "
+                   "solved double-dummy (all hands visible, perfect play), slow")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Compute the odds and print the table, the one-line answers or the JSON."""
-    from simcoinche.hand_odds import DEFAULT_SAMPLES, check_level, odds
+    from simcoinche.hand_odds import DEFAULT_SAMPLES, DEFAULT_SAMPLES_DD, check_level, odds
 
     if args.level is not None:
         check_level(args.level, args.profile)
+    play = getattr(args, "play", "players")
+    default = DEFAULT_SAMPLES_DD if play == "dd" else DEFAULT_SAMPLES
     result = odds(args.hand, seat=args.seat, dealer=args.dealer, trump=args.trump,
-                  samples=DEFAULT_SAMPLES if args.samples is None else args.samples,
+                  samples=default if args.samples is None else args.samples, play=play,
                   seed=args.seed, give=args.give, void=args.void, profile=args.profile,
                   players=args.players, threads=args.threads,
                   progress=False if args.no_progress else None, auction=args.auction,

@@ -1,0 +1,147 @@
+"""Contracts scored on double-dummy card points: the takers' DD points and the success test.
+
+RULES.md, "Rulings on points the sources leave open": the double-dummy (DD) value is the
+card points the takers' team reaches when all four hands are visible and both sides play
+perfectly, from the opening lead of seat dealer+1, 252 to a team that wins every trick;
+announcements and belote do not depend on the play, so a contract is made under DD play
+exactly when its success test holds with those card points. A générale is a separate
+yes/no question: can the bidder alone win all eight tricks.
+
+:func:`.dd.solve_many` gives team 0's value ``C0`` per deal and contract kind. Team 1's
+value follows from it (``docs`` of :mod:`.dd`): ``C0 == 252`` → ``C1 = 0``; ``C0 == 0``
+and team 1 can force every trick (:func:`.dd.sweep_possible`) → ``C1 = 252``; otherwise
+``C1 = 162 - C0``. :func:`dd_outcomes` turns those into what :func:`.scoring.score_donne`
+— the one success test of the code base — needs: card points per team (a capot counted
+as the profile counts it, ``P_CAPOT_CARD_POINTS``), the announcements every seat declares
+and the belote (:func:`.announce.team_announcements`, :func:`.announce.belote_points`, as
+the simulated donne computes them), and "all 8 tricks" flags. The exact trick counts of a
+DD play are not needed: only "a team won all 8 tricks" (capot) and "the bidder won all 8
+tricks" (générale) enter the success test.
+
+Bit layout: hands are bitboards (bit ``suit * 8 + rank``); kinds 0..3 a trump suit, 4
+sans-atout, 5 tout-atout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simcoinche._kernels import layout as L
+from simcoinche._kernels.announce import belote_points, team_announcements
+from simcoinche._kernels.dd import begin_solve, new_scratch, sweep_possible
+from simcoinche._kernels.donne import has_declarable
+from simcoinche._kernels.scoring import S_TOTAL0, SCORE_LEN, score_donne
+
+# Transposition table of the scratch used for the sweep checks (2 ** 16 slots, 1 MiB):
+# a sweep search stops at the first trick lost, so it visits few positions.
+SWEEP_TT_LOG2 = 16
+# DD card points of a team that wins every trick (RULES.md: 252 in every profile).
+DD_CAPOT = 252
+DD_TOTAL = 162
+
+
+@njit(cache=True, parallel=True)
+def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points, total,
+                made):
+    """Score contracts on DD card points: each row's takers' DD points, total and success.
+
+    Parameters
+    ----------
+    hands : uint32[n, 4]
+        The four 8-card hands by seat (bitboards).
+    dealer, taker, kind : int[n]
+        Dealer seat (seat ``dealer + 1`` leads), the bidder's seat and the contract kind
+        0..5 per row.
+    c0 : int16[n]
+        Team 0's DD card points of the row's deal under ``kind`` (:func:`.dd.solve_many`,
+        0..252).
+    levels : int[m, n]
+        Ladder levels to test per row (``n_values`` capot, ``n_values + 1`` générale);
+        a negative level is not tested (``made`` 0).
+    prof : int32[PROFILE_LEN]
+        Packed profile (success test, capot card points, announcements, belote).
+    n_threads : int
+        Number of blocks; block ``b`` scores rows ``b, b + n_threads, …`` with its own
+        scratch. Every value is exact: nothing depends on the blocks.
+    points : int16[n, 2]
+        Output: DD card points per team (team 0, team 1), a capot counted as the profile
+        counts it (``P_CAPOT_CARD_POINTS``; 252 in federal).
+    total : int32[n]
+        Output: the takers' total ``T_t`` (DD card points + announcements after the
+        capot transfer + belote) for ``levels[0]`` (any non-générale level gives the same).
+    made : uint8[m, n]
+        Output: 1 when the row's contract at ``levels[i]`` is made under DD play.
+    """
+    n = hands.shape[0]
+    m = levels.shape[0]
+    n_blocks = max(1, min(n, n_threads))
+    nv = prof[L.P_N_BID_VALUES]
+    for b in prange(n_blocks):
+        S = new_scratch(SWEEP_TT_LOG2)
+        h = np.zeros(4, dtype=np.uint32)
+        declare = np.ones(4, dtype=np.uint8)
+        ann = np.zeros(2, dtype=np.int32)
+        bel = np.zeros(2, dtype=np.int32)
+        cpts = np.zeros(2, dtype=np.int32)
+        tricks = np.zeros(2, dtype=np.int32)
+        score = np.zeros(SCORE_LEN, dtype=np.int32)
+        trick = np.zeros(4, dtype=np.int64)
+        for j in range(b, n, n_blocks):
+            total[j] = 0
+            for s in range(4):
+                h[s] = hands[j, s]
+            k = kind[j]
+            t = taker[j] & 1
+            leader = (dealer[j] + 1) & 3
+            v0 = np.int64(c0[j])
+            loaded = False
+            # Team 1's value from team 0's: a team 0 capot leaves team 1 nothing; with
+            # C0 == 0 team 1 has the capot exactly when it can force every trick.
+            if v0 == DD_CAPOT:
+                v1 = np.int64(0)
+            elif v0 == 0:
+                begin_solve(S, h, k, prof)
+                loaded = True
+                if sweep_possible(S, k, prof, leader, trick, 0, 1, 0) == 1:
+                    v1 = np.int64(DD_CAPOT)
+                else:
+                    v1 = np.int64(DD_TOTAL)
+            else:
+                v1 = DD_TOTAL - v0
+            # "All 8 tricks" is what the success test reads of the tricks (capot).
+            tricks[0] = 8 if v0 == DD_CAPOT else 0
+            tricks[1] = 8 if v1 == DD_CAPOT else 0
+            if tricks[0] == 0 and tricks[1] == 0:
+                # Neither team sweeps: each wins at least one trick.
+                tricks[0] = 4
+                tricks[1] = 4
+            cpts[0] = prof[L.P_CAPOT_CARD_POINTS] if v0 == DD_CAPOT else v0
+            cpts[1] = prof[L.P_CAPOT_CARD_POINTS] if v1 == DD_CAPOT else v1
+            points[j, 0] = cpts[0]
+            points[j, 1] = cpts[1]
+            # Announcements: every seat declares, as in a simulated donne.
+            if has_declarable(h):
+                team_announcements(h, k, declare, prof, ann)
+            else:
+                ann[0] = 0
+                ann[1] = 0
+            belote_points(h, k, prof, bel)
+            for i in range(m):
+                lv = levels[i, j]
+                if lv < 0:
+                    made[i, j] = 0
+                    continue
+                own = tricks[t]
+                if lv == nv + 1 and own == 8:
+                    # Générale: the bidder himself must be able to force all 8 tricks
+                    # (only asked when his team can).
+                    if not loaded:
+                        begin_solve(S, h, k, prof)
+                        loaded = True
+                    own = 8 if sweep_possible(S, k, prof, leader, trick, 0,
+                                              taker[j], 1) == 1 else 0
+                made[i, j] = score_donne(t, lv, k, 1, cpts, tricks, ann, bel, prof, score,
+                                         own)
+                if i == 0:
+                    total[j] = score[S_TOTAL0 + t]
