@@ -430,9 +430,15 @@ def _took(mode, target, seat):
 
 
 @njit(cache=True, inline="always")
-def _better(maximizing, v, best):
-    """Whether ``v`` improves on ``best`` for a seat that maximises (or minimises)."""
-    return v > best if maximizing else v < best
+def _improve(maximizing, v, best, a, b):
+    """A line worth ``v`` at a seat that maximises (or minimises): its new best value and
+    window ``(a, b)``."""
+    if maximizing:
+        if v > best:
+            return v, max(a, v), b
+    elif v < best:
+        return v, a, min(b, v)
+    return best, a, b
 
 
 @njit(cache=True, _nrt=False)
@@ -516,30 +522,10 @@ def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
                             v += pts8 + (100 if both else 10)
                     else:
                         v = 1 if (_took(mode, target, ws7) and _took(mode, target, ws8)) else 0
-                    if _better(max1, v, best3):
-                        best3 = v
-                        if max1:
-                            a3 = max(a3, v)
-                        else:
-                            b3 = min(b3, v)
-                if _better(max0, best3, best2):
-                    best2 = best3
-                    if max0:
-                        a2 = max(a2, best3)
-                    else:
-                        b2 = min(b2, best3)
-            if _better(max1, best2, best1):
-                best1 = best2
-                if max1:
-                    a1 = max(a1, best2)
-                else:
-                    b1 = min(b1, best2)
-        if _better(max0, best1, best0):
-            best0 = best1
-            if max0:
-                a0 = max(a0, best1)
-            else:
-                b0 = min(b0, best1)
+                    best3, a3, b3 = _improve(max1, v, best3, a3, b3)
+                best2, a2, b2 = _improve(max0, best3, best2, a2, b2)
+            best1, a1, b1 = _improve(max1, best2, best1, a1, b1)
+        best0, a0, b0 = _improve(max0, best1, best0, a0, b0)
     return best0
 
 
