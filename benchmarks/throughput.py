@@ -199,7 +199,7 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
             made, own = play_phase(hands, dealer, astate[A_BIDDER], astate[A_LEVEL],
                                    astate[A_KIND], astate[A_COINCHE], codes, params, prof,
                                    st, actions, na, False, rec, 0, cur, trick, info, decl,
-                                   declare, ann, bel, cpts, tricks, score)
+                                   declare, ann, bel, cpts, tricks, score, None)
             acc += made + own
         return acc
 

@@ -437,7 +437,7 @@ class _MatchBuffers:
         for t in range(2):
             run_batch(key, np.int64(start), np.int64(k), -1, plan.table_codes[t],
                       plan.table_params[t], plan.profile.packed, False, self.out[t][:, :k],
-                      self.auc, self.auc_len, self.play)
+                      self.auc, self.auc_len, self.play, plan.think)
         if self.dd is None:
             return
         # Every contract of both tables, solved once per (deal, kind, takers' team).

@@ -229,7 +229,8 @@ class _PartieBuffers:
         while True:
             run_parties(key, np.int64(start), np.int64(k), np.int64(plan.max_donnes),
                         np.int64(self.block_rows), _NO_GIVEN, plan.codes, plan.params,
-                        plan.profile.packed, self.pout[:, :k], self.dout, self.used)
+                        plan.profile.packed, self.pout[:, :k], self.dout, self.used,
+                        plan.think)
             if (self.used[:nb] >= 0).all():
                 if progress is not None:
                     progress(k)

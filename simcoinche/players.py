@@ -17,6 +17,7 @@ import numpy as np
 
 from simcoinche._kernels import heuristic as H
 from simcoinche._kernels import players as K
+from simcoinche._kernels.pimc import PM_WORLDS
 from simcoinche.errors import InputError
 
 
@@ -28,6 +29,22 @@ class Param:
     offset: int
     default: float
     description: str
+    #: Whole numbers only, at least ``minimum`` and at most ``maximum`` (None: any float).
+    integer: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def check(self, kind: str, value: float) -> None:
+        """Raise InputError when ``value`` is outside what the parameter accepts."""
+        if self.integer and value != int(value):
+            raise InputError(f"parameter {self.name!r} of player {kind} must be a whole "
+                             f"number, got {value:g}")
+        if self.minimum is not None and value < self.minimum:
+            raise InputError(f"parameter {self.name!r} of player {kind} must be at least "
+                             f"{self.minimum:g}, got {value:g}")
+        if self.maximum is not None and value > self.maximum:
+            raise InputError(f"parameter {self.name!r} of player {kind} must be at most "
+                             f"{self.maximum:g}, got {value:g}")
 
 
 @dataclass(frozen=True)
@@ -66,7 +83,17 @@ HEURISTIC = PlayerKind(
     tuple(Param(name, off, default, text) for name, off, default, text in H.PARAMS),
 )
 
-PLAYERS: dict[str, PlayerKind] = {p.name: p for p in (RANDOM, HEURISTIC)}
+PIMC = PlayerKind(
+    "pimc", K.PLAYER_PIMC,
+    "perfect-information Monte Carlo: each card from `worlds` deals drawn uniformly among "
+    "those consistent with what the seat has seen, each solved double dummy for every "
+    "legal card; the best mean for its team. Bids like the heuristic player",
+    (*HEURISTIC.params,
+     Param("worlds", PM_WORLDS, 32.0, "deals sampled and solved per card played",
+           integer=True, minimum=1, maximum=4096)),
+)
+
+PLAYERS: dict[str, PlayerKind] = {p.name: p for p in (RANDOM, HEURISTIC, PIMC)}
 DEFAULT_PLAYERS = "heuristic"
 
 
@@ -126,9 +153,11 @@ def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = 
             raise InputError(f"unknown parameter {name!r} of player {pk.name}; known: "
                              + ", ".join(by_name))
         try:
-            row[by_name[name].offset] = float(value)
+            number = float(value)
         except (TypeError, ValueError):
             raise InputError(f"parameter {name!r}: {value!r} is not a number") from None
+        by_name[name].check(pk.name, number)
+        row[by_name[name].offset] = number
     return row
 
 

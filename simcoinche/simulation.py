@@ -38,6 +38,8 @@ from simcoinche._kernels.donne import (
     O_TAKER,
     O_VALUE,
 )
+from simcoinche._kernels.pimc import PIMC_TT_LOG2
+from simcoinche._kernels.players import PLAYER_PIMC
 from simcoinche._kernels.rng import seed_key
 from simcoinche.compiling import SIMULATE_COMPILE_S, prepare_kernels
 from simcoinche.errors import InputError
@@ -46,6 +48,8 @@ from simcoinche.profiles import Profile, get_profile
 from simcoinche.results import chunk_table, schema, tidy
 
 DEFAULT_CHUNK = 1 << 18
+#: Donnes per chunk by default when a team is a PIMC player.
+THINK_CHUNK = 64
 GENERATOR = "splitmix64-counter/1"
 COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 1
@@ -219,7 +223,19 @@ class _RunPlan:
 
     def kernels(self) -> list[Any]:
         """The top-level kernels a chunk calls (compiled before the timed work)."""
+        if self.think is not None:
+            from simcoinche._kernels.pimc import pimc_card
+
+            return [run_batch, pimc_card]
         return [run_batch]
+
+    @property
+    def think(self) -> np.int64 | None:
+        """The kernels' ``think`` argument: None unless a team is a PIMC player, then the
+        log2 of its per-thread solver table (:mod:`simcoinche._kernels.pimc`)."""
+        if PLAYER_PIMC in self.codes.tolist():
+            return np.int64(PIMC_TT_LOG2)
+        return None
 
     def base_metadata(self) -> dict[str, Any]:
         """The metadata every run stores (the subclass adds its own)."""
@@ -246,6 +262,9 @@ def _run_plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any,
     prof = get_profile(profile)
     kinds, codes, rows = team_players(players, params)
     threads = check_threads(threads)
+    if PLAYER_PIMC in codes.tolist() and chunk_size is None:
+        # A PIMC donne takes a fraction of a second: small chunks keep the progress moving.
+        default_chunk = THINK_CHUNK
     chunk = positive_int(default_chunk if chunk_size is None else chunk_size, "chunk_size")
     return {"n": n, "seed": seed, "profile": prof,
             "players": (kinds[0].name, kinds[1].name), "codes": codes, "params": rows,
@@ -335,7 +354,8 @@ class _Buffers:
         ``progress(donnes)`` is called as the work advances."""
         out = self.out[:, :k]
         run_batch(key, np.int64(start), np.int64(k), plan.dealer, plan.codes, plan.params,
-                  plan.profile.packed, plan.record, out, self.auc, self.auc_len, self.play)
+                  plan.profile.packed, plan.record, out, self.auc, self.auc_len, self.play,
+                  plan.think)
         if plan.dd:
             from simcoinche.dd_columns import solve_kinds
 

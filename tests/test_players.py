@@ -36,7 +36,11 @@ PROF = FEDERAL.packed
 
 def test_registry_codes_and_parameter_names_are_consistent():
     assert RANDOM.code == K.PLAYER_RANDOM and HEURISTIC.code == K.PLAYER_HEURISTIC
-    assert set(PLAYERS) == {"random", "heuristic"}
+    assert PLAYERS["pimc"].code == K.PLAYER_PIMC
+    assert set(PLAYERS) == {"random", "heuristic", "pimc"}
+    # The PIMC player bids with the heuristic's parameters (same offsets), plus its own.
+    assert PLAYERS["pimc"].params[:H.N_PARAMS] == HEURISTIC.params
+    assert min(p.offset for p in PLAYERS["pimc"].params[H.N_PARAMS:]) >= H.N_PARAMS
     for kind in PLAYERS.values():
         offsets = [p.offset for p in kind.params]
         assert len(set(offsets)) == len(offsets)

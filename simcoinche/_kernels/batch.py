@@ -12,7 +12,7 @@ ran it, so results do not depend on the thread count, the block size or the chun
 bidding-odds engine: deal the unseen cards, then play the contract many times)::
 
     play_contracts(run_key, start, hands, dealer, taker, level, kind, coinche,
-                   codes, params, prof, out)
+                   codes, params, prof, out, think=None)
 
 =========  ========================  ==================================================
 argument   shape, dtype              meaning
@@ -32,6 +32,7 @@ codes      int32[2]                  player kind per team (``PLAYER_*``)
 params     float64[2, PARAM_LEN]     parameter row per team
 prof       int32[PROFILE_LEN]        packed profile
 out        int32[PC_LEN, n]          results, one column per row (offsets below)
+think      None or int64             PIMC players' solver table (see ``run_batch``)
 =========  ========================  ==================================================
 
 ``out`` rows (``PC_*``; "per team" rows are team 0 then team 1): ``PC_TRICKS`` tricks
@@ -64,6 +65,7 @@ from simcoinche._kernels.scoring import (
     S_TOTAL0,
     SCORE_LEN,
 )
+from simcoinche._kernels.thinking import think_block, think_scratch
 
 BLOCK = 512
 
@@ -109,7 +111,7 @@ def donne_scratch():
 
 @njit(cache=True, parallel=True, nogil=True)
 def run_batch(run_key, start, n, fixed_dealer, codes, params, prof, record,
-              out, auc, auc_len, play_rec):
+              out, auc, auc_len, play_rec, think):
     """Simulate donnes ``start .. start+n-1`` into rows ``0 .. n-1``.
 
     Parameters
@@ -135,25 +137,30 @@ def run_batch(run_key, start, n, fixed_dealer, codes, params, prof, record,
     auc : uint8[n, MAX_ACTIONS] (or ``[0, MAX_ACTIONS]`` without recording)
     auc_len : int16[n] (or ``[0]``)
     play_rec : uint8[n, 32] (or ``[0, 32]``)
+    think : None or int64
+        None when no team is a PIMC player; otherwise log2 of the table slots of the
+        double-dummy solver each block gets (:func:`.thinking.think_scratch`).
     """
-    n_blocks = (n + BLOCK - 1) // BLOCK
+    block = think_block(think, BLOCK)
+    n_blocks = (n + block - 1) // block
     for b in prange(n_blocks):
         st, deck, hands, early, astate, actions = donne_scratch()
         cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
-        lo = b * BLOCK
-        hi = min(n, lo + BLOCK)
+        thinking = think_scratch(think)
+        lo = b * block
+        hi = min(n, lo + block)
         for j in range(lo, hi):
             index = start + j
             dealer = fixed_dealer if fixed_dealer >= 0 else index & 3
             play_one(run_key, index, j, dealer, codes, params, prof, record,
                      out, auc, auc_len, play_rec,
                      st, deck, hands, early, cur, astate, actions, trick, info, decl, declare,
-                     ann, bel, cpts, tricks, score)
+                     ann, bel, cpts, tricks, score, thinking)
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def play_contracts(run_key, start, hands, dealer, taker, level, kind, coinche, codes, params,
-                   prof, out):
+                   prof, out, think=None):
     """Play fixed contracts on given hands: announcements, 32 cards, scoring.
 
     Shapes, dtypes and the ``out`` rows are in the module docstring. Row ``j`` plays the
@@ -162,15 +169,17 @@ def play_contracts(run_key, start, hands, dealer, taker, level, kind, coinche, c
     Writes ``out[:, j]`` for ``j`` in ``0 .. n-1`` (``n = hands.shape[0]``).
     """
     n = hands.shape[0]
-    n_blocks = (n + BLOCK - 1) // BLOCK
+    block = think_block(think, BLOCK)
+    n_blocks = (n + block - 1) // block
     for b in prange(n_blocks):
         st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
         hs = np.zeros(4, dtype=np.uint32)
         actions = np.zeros(1, dtype=np.uint8)
         play_rec = np.zeros((0, 32), dtype=np.uint8)
         cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
-        lo = b * BLOCK
-        hi = min(n, lo + BLOCK)
+        thinking = think_scratch(think)
+        lo = b * block
+        hi = min(n, lo + block)
         for j in range(lo, hi):
             for s in range(4):
                 hs[s] = hands[j, s]
@@ -179,7 +188,8 @@ def play_contracts(run_key, start, hands, dealer, taker, level, kind, coinche, c
             made, own = play_phase(hs, np.int64(dealer[j]), t, np.int64(level[j]),
                                    np.int64(kind[j]), np.int64(coinche[j]), codes, params, prof,
                                    st, actions, 0, False, play_rec, 0,
-                                   cur, trick, info, decl, declare, ann, bel, cpts, tricks, score)
+                                   cur, trick, info, decl, declare, ann, bel, cpts, tricks, score,
+                                   thinking)
             for q in range(2):
                 out[PC_TRICKS + q, j] = tricks[q]
                 out[PC_CARD_POINTS + q, j] = cpts[q]

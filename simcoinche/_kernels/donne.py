@@ -62,6 +62,7 @@ from simcoinche._kernels.players import (
     I_VOID,
     INFO_LEN,
     PLAYER_HEURISTIC,
+    PLAYER_PIMC,
     PLAYER_RANDOM,
     auction_apply_inline,
     random_action,
@@ -76,6 +77,7 @@ from simcoinche._kernels.scoring import (
     bid_value,
     score_donne,
 )
+from simcoinche._kernels.thinking import think_card
 
 # --- output columns (int32[N_OUT, n]) --------------------------------------------------
 O_DEALER = 0
@@ -106,15 +108,23 @@ _card_points = njit(inline="always")(card_points.py_func)
 
 @njit(cache=True, inline="always")
 def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st):
-    """Auction action of a player of kind ``code`` (registry in :mod:`.players`)."""
-    if code == PLAYER_HEURISTIC:
-        return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
-    return random_action(hand, astate, actions, n_actions, params, row, prof, st)
+    """Auction action of a player of kind ``code`` (registry in :mod:`.players`); the PIMC
+    player bids like the heuristic one."""
+    if code == PLAYER_RANDOM:
+        return random_action(hand, astate, actions, n_actions, params, row, prof, st)
+    return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
 
 
 @njit(cache=True, inline="always")
-def choose_card(code, hand, legal, trick, n, info, actions, n_actions, params, row, prof, st):
-    """Card played by a player of kind ``code`` among ``legal`` (``uint32``)."""
+def choose_card(code, hand, legal, trick, n, info, actions, n_actions, params, row, prof, st,
+                think):
+    """Card played by a player of kind ``code`` among ``legal`` (``uint32``).
+
+    ``think`` is the per-thread scratch of the PIMC player (:func:`.thinking.think_scratch`),
+    or None in runs without one (the PIMC branch then compiles to nothing).
+    """
+    if code == PLAYER_PIMC:
+        return think_card(think, hand, legal, trick, n, info, params, row, prof, st)
     if code == PLAYER_HEURISTIC:
         return heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
                               prof, st)
@@ -157,7 +167,7 @@ def has_declarable(hands):
 @njit(cache=True)
 def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, st,
                actions, n_actions, record, play_rec, row,
-               cur, trick, info, decl, declare, ann, bel, cpts, tricks, score):
+               cur, trick, info, decl, declare, ann, bel, cpts, tricks, score, think):
     """Everything after the auction: announcements, the 32 cards, scoring.
 
     Called by :func:`play_one` after a simulated auction and by
@@ -194,6 +204,8 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
     score : int32[SCORE_LEN]
         Output of :func:`.scoring.score_donne`: ``S_ANN*`` after the capot transfer,
         ``S_MARK*``, ``S_TOTAL*`` (totals before rounding), ``S_LITIGE``.
+    think : None or pimc.Think
+        Scratch of the PIMC player (:func:`.thinking.think_scratch`); None when no team is one.
 
     Returns
     -------
@@ -275,7 +287,7 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
             else:
                 info[I_SEAT] = seat
                 c = choose_card(codes[team], hand, legal, trick, p, info, actions,
-                                n_actions, params, team, prof, st)
+                                n_actions, params, team, prof, st, think)
                 if c < 0 or c > 31 or (np.int64(legal) >> c) & 1 == 0:
                     # A player may only play a legal card.
                     c = lowest_bit(legal)
@@ -355,7 +367,7 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
 def play_one(run_key, index, row, dealer, codes, params, prof, record,
              out, auc, auc_len, play_rec,
              st, deck, hands, early, cur, astate, actions, trick, info, decl, declare,
-             ann, bel, cpts, tricks, score):
+             ann, bel, cpts, tricks, score, think):
     """Simulate donne ``index`` of the run ``run_key`` and write it into row ``row``.
 
     Parameters
@@ -369,7 +381,7 @@ def play_one(run_key, index, row, dealer, codes, params, prof, record,
     dealer : int
         Dealer seat of this donne.
     codes : int32[2]
-        Player kind per team (``PLAYER_RANDOM`` / ``PLAYER_HEURISTIC``).
+        Player kind per team (``PLAYER_RANDOM`` / ``PLAYER_HEURISTIC`` / ``PLAYER_PIMC``).
     params : float64[2, PARAM_LEN]
         Parameter row per team.
     prof : int32[PROFILE_LEN]
@@ -384,6 +396,8 @@ cpts, tricks, score
         ``int32[AUCTION_STATE_LEN]``, ``uint8[MAX_ACTIONS]``, ``int32[4]``,
         ``int64[INFO_LEN]``, ``int32[MAX_DECL, 5]``, ``uint8[4]`` (all 1), ``int32[2]``
         ×4, ``int32[SCORE_LEN]``), reused from donne to donne.
+    think : None or pimc.Think
+        Scratch of the PIMC player, None when no team is one (:func:`play_phase`).
     """
     key = donne_key(run_key, index)
     cut = deal_hands(st, key, dealer, prof, deck, hands)
@@ -456,7 +470,8 @@ cpts, tricks, score
 
     made, _ = play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, st,
                          actions, na, record, play_rec, row,
-                         cur, trick, info, decl, declare, ann, bel, cpts, tricks, score)
+                         cur, trick, info, decl, declare, ann, bel, cpts, tricks, score,
+                         think)
     for t in range(2):
         out[O_TRICKS + t, row] = tricks[t]
         out[O_CARD_POINTS + t, row] = cpts[t]

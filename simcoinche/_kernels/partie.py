@@ -14,7 +14,7 @@ the target); after ``max_donnes`` donnes without a winner it stops with winner `
 which the facade reports (never a silent truncation).
 
 ``run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params, prof,
-pout, dout, used)``
+pout, dout, used, think)``
 
 =========== ===================== ==================================================
 argument    shape, dtype          meaning
@@ -61,6 +61,7 @@ from simcoinche._kernels.donne import (
 )
 from simcoinche._kernels.rng import donne_key, mix64
 from simcoinche._kernels.scoring import partie_step
+from simcoinche._kernels.thinking import think_scratch
 
 BLOCK = 64
 PARTIE_SALT = np.uint64(0xA0761D6478BD642F)
@@ -84,7 +85,7 @@ def partie_key(run_key, partie):
 
 @njit(cache=True, parallel=True, nogil=True)
 def run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params, prof,
-                pout, dout, used):
+                pout, dout, used, think):
     """Play parties ``start .. start+n-1`` into columns ``0 .. n-1`` of ``pout``.
 
     Shapes, dtypes and layouts in the module docstring.
@@ -97,6 +98,7 @@ def run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params,
         auc_len = np.zeros(0, dtype=np.int16)
         play_rec = np.zeros((0, 32), dtype=np.uint8)
         cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
+        thinking = think_scratch(think)
         totals = np.zeros(2, dtype=np.int32)
         pending = np.zeros(2, dtype=np.int32)
         marks = np.zeros(2, dtype=np.int32)
@@ -135,7 +137,7 @@ def run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params,
                     play_one(key, k, row, (p + k) & 3, codes, params, prof, record,
                              dout, auc, auc_len, play_rec,
                              st, deck, hands, early, cur, astate, actions, trick, info,
-                             decl, declare, ann, bel, cpts, tricks, score)
+                             decl, declare, ann, bel, cpts, tricks, score, thinking)
                 taker = dout[O_TAKER, row]
                 for t in range(2):
                     marks[t] = dout[O_MARKS + t, row]

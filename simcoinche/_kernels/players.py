@@ -1,7 +1,9 @@
 """Simulated players: registry codes, what a player may see, and the random player.
 
 A player is two kernels, one for the auction and one for the play, selected by a small
-integer code (``PLAYER_RANDOM`` 0, ``PLAYER_HEURISTIC`` 1) chosen per team. Each team
+integer code (``PLAYER_RANDOM`` 0, ``PLAYER_HEURISTIC`` 1, ``PLAYER_PIMC`` 2: it bids like
+the heuristic player and plays from sampled worlds solved double dummy, :mod:`.pimc`) chosen
+per team. Each team
 also gets a ``float64[PARAM_LEN]`` parameter row (names and defaults:
 :mod:`simcoinche.players`); player kernels take the ``float64[2, PARAM_LEN]`` array and
 the row to read (``params[row, X]``), so that no array view is made per decision.
@@ -45,7 +47,8 @@ auction_apply_inline = njit(inline="always")(auction_apply.py_func)
 
 PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
-N_PLAYER_KINDS = 2
+PLAYER_PIMC = 2
+N_PLAYER_KINDS = 3
 PARAM_LEN = 48
 
 # Auction action codes (simcoinche.actions).

@@ -1,0 +1,248 @@
+"""The PIMC player's card play: sampled worlds, each solved double dummy.
+
+Perfect-information Monte Carlo (PIMC): at each card it must play, the player draws ``W``
+deals ("worlds") uniformly among those consistent with everything its seat has seen, solves
+every world double dummy for each of its legal cards (:func:`.dd.root_values`), and plays
+the card whose mean value for its team over the worlds is highest. It bids like the
+heuristic player (:mod:`.heuristic`, same parameter row); ``W`` is the parameter
+``worlds`` (offset ``PM_WORLDS`` of the row, default 32: :mod:`simcoinche.players`).
+
+What the worlds respect (the public ``info`` array of :mod:`.players`, nothing else):
+
+- the player's own hand, the cards already played (the trick in progress included) and
+  how many cards each other seat still holds (8 minus the tricks completed, minus one for
+  a seat that has played to the trick in progress);
+- the voids shown: a seat that did not follow, or did not trump when it had to
+  (``I_VOID``), holds no card of that suit;
+- the cards shown by the announcements that count (``I_SHOWN``, from the second trick) and
+  the belote: once a seat has said "belote", the other of the trump king and queen, if
+  not yet played, is in its hand.
+
+Sampling is exact: the sampler of the odds engine (:func:`.sampler.completion_table` and
+:func:`.sampler.sample_one`: one suit at a time, each split of the suit between the seats
+weighted by the number of deals it leaves) gives every consistent deal the same
+probability. The draws come from the player's random stream ``st`` (the donne's players'
+stream), so runs stay deterministic whatever the thread count.
+
+Values: each world is solved from the player's side. Seats are renumbered so that the
+player's team is the solver's team 0 (seat ``s`` becomes ``s - (seat & 1)``); a value is
+then the card points the player's team collects from the cards not yet gathered (the
+trick in progress included), with 10 for the last trick, or 100 instead when it takes
+every trick of the donne (RULES.md: "252 to a team that wins every trick"). Ties between
+cards of the same mean are broken uniformly from ``st`` (no favourite suit).
+
+Scratch: :class:`Think` (made once per thread by :func:`think_scratch`), so that a
+decision allocates nothing: the solver's table is reused from world to world (its solve
+stamp hides earlier entries).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from simcoinche._kernels import dd
+from simcoinche._kernels.players import (
+    I_BELOTE_SEAT,
+    I_KIND,
+    I_LEADER,
+    I_PLAYED,
+    I_SEAT,
+    I_SHOWN,
+    I_TRICK,
+    I_TRICKS,
+    I_VOID,
+)
+from simcoinche._kernels.rng import bounded, lowest_bit, popcount32
+from simcoinche._kernels.sampler import (
+    CUM_SHAPE,
+    MAX_CHOICES,
+    PICK_SHAPE,
+    W_SHAPE,
+    completion_table,
+    sample_one,
+)
+
+# Offset of ``worlds`` in the player's float64 parameter row: after the heuristic's
+# parameters (the PIMC player bids with them).
+PM_WORLDS = 40
+# Transposition table of the per-thread solver: 2**PIMC_TT_LOG2 slots.
+PIMC_TT_LOG2 = dd.TT_LOG2
+_ALL_CARDS = np.int64(0xFFFFFFFF)
+_KQ = np.int64(0x60)      # king and queen of a suit (ranks 5 and 6), suit byte 0
+
+assert MAX_CHOICES == CUM_SHAPE[3]
+
+
+class Think(NamedTuple):
+    """Per-thread scratch of the PIMC player (shapes fixed, dtypes below).
+
+    ``solver`` the double-dummy scratch (:func:`.dd.new_scratch`); the sampler's tables
+    ``w`` int64[5, 9, 9], ``cum`` int64[4, 9, 9, 45], ``pick`` int8[4, 9, 9, 45, 2];
+    ``counts`` int64[4] free cards per suit, ``allow`` uint8[4, 3], ``caps`` int64[3],
+    ``seats`` int64[3] the other seats; ``known`` uint32[4] cards placed per seat,
+    ``free`` uint32[4] free cards per suit, ``perm`` int64[8], ``world`` uint32[4] a
+    sampled deal; ``rotated`` int64[4] its hands renumbered for the solver, ``trick``
+    int64[4]; ``cards`` / ``values`` int64[8] one world's root values; ``sums`` int64[32]
+    the values summed over the worlds, by card.
+    """
+
+    solver: dd.Scratch
+    w: np.ndarray
+    cum: np.ndarray
+    pick: np.ndarray
+    counts: np.ndarray
+    allow: np.ndarray
+    caps: np.ndarray
+    seats: np.ndarray
+    known: np.ndarray
+    free: np.ndarray
+    perm: np.ndarray
+    world: np.ndarray
+    rotated: np.ndarray
+    trick: np.ndarray
+    cards: np.ndarray
+    values: np.ndarray
+    sums: np.ndarray
+
+
+@njit(cache=True)
+def new_think(tt_log2):
+    """A fresh :class:`Think` whose solver table has ``2**tt_log2`` slots."""
+    return Think(dd.new_scratch(tt_log2),
+                 np.zeros(W_SHAPE, np.int64), np.zeros(CUM_SHAPE, np.int64),
+                 np.zeros(PICK_SHAPE, np.int8), np.zeros(4, np.int64),
+                 np.zeros((4, 3), np.uint8), np.zeros(3, np.int64), np.zeros(3, np.int64),
+                 np.zeros(4, np.uint32), np.zeros(4, np.uint32), np.zeros(8, np.int64),
+                 np.zeros(4, np.uint32), np.zeros(4, np.int64), np.zeros(4, np.int64),
+                 np.zeros(8, np.int64), np.zeros(8, np.int64), np.zeros(32, np.int64))
+
+
+@njit(cache=True)
+def world_constraints(T, hand, n, info):
+    """Set up the sampler for the seat to play: what it knows of the other hands.
+
+    ``hand`` uint32 the player's cards; ``n`` cards of the trick in progress already
+    played; ``info`` the public information (:mod:`.players`). Fills ``T.known`` (the
+    player's hand, and the cards pinned to other seats by the shown announcements and the
+    belote), ``T.free``, ``T.counts``, ``T.allow``, ``T.caps``, ``T.seats`` and the
+    sampler's tables. Returns the number of consistent deals (at least 1: the real one).
+    """
+    seat = info[I_SEAT]
+    leader = info[I_LEADER]
+    kind = info[I_KIND]
+    tricks_done = info[I_TRICK]
+    unseen = _ALL_CARDS & ~info[I_PLAYED] & ~np.int64(hand)
+    for s in range(4):
+        T.known[s] = 0
+    T.known[seat] = hand
+    pinned = np.int64(0)
+    for s in range(4):
+        if s != seat:
+            # Cards shown in an announcement that counts and not yet played.
+            shown = info[I_SHOWN + s] & unseen & ~pinned
+            T.known[s] |= np.uint32(shown)
+            pinned |= shown
+    bel = info[I_BELOTE_SEAT]
+    if bel >= 0 and bel != seat and kind < 4:
+        # "Belote" said: the other of the trump king and queen is in that hand.
+        other = (_KQ << (8 * kind)) & unseen & ~pinned
+        T.known[bel] |= np.uint32(other)
+        pinned |= other
+    free = unseen & ~pinned
+    for suit in range(4):
+        T.free[suit] = np.uint32((free >> (8 * suit)) & 0xFF) << np.uint32(8 * suit)
+        T.counts[suit] = popcount32(T.free[suit])
+    j = 0
+    for s in range(4):
+        if s == seat:
+            continue
+        # Cards still held: one per trick to come, one fewer after playing to this one.
+        held = 8 - tricks_done - (1 if ((s - leader) & 3) < n else 0)
+        T.seats[j] = s
+        T.caps[j] = held - popcount32(T.known[s])
+        for suit in range(4):
+            # A seat that has shown a void in a suit gets none of its cards.
+            T.allow[suit, j] = 0 if (info[I_VOID + s] >> suit) & 1 else 1
+        j += 1
+    return completion_table(T.counts, T.allow, T.caps, T.w, T.cum, T.pick)
+
+
+@njit(cache=True)
+def draw_world(T, st):
+    """One consistent deal into ``T.world`` (after :func:`world_constraints`)."""
+    sample_one(st, T.known, T.free, T.seats, T.caps, T.w, T.cum, T.pick, T.perm, T.world)
+
+
+@njit(cache=True, nogil=True)
+def pimc_card(T, hand, legal, trick, n, info, params, row, prof, st):
+    """Card of the PIMC player among ``legal`` (``uint32``); the seat is ``info[I_SEAT]``.
+
+    Parameters
+    ----------
+    T : Think
+        Per-thread scratch (:func:`new_think`).
+    hand, legal : uint32
+        The player's cards and its legal cards.
+    trick : int32[4]
+        Cards of the trick in progress from its leader ``info[I_LEADER]`` (``n`` of them).
+    info : int64[INFO_LEN]
+        Public information (:mod:`.players`).
+    params : float64[2, PARAM_LEN]
+        Parameter rows; ``params[row, PM_WORLDS]`` is the number of worlds ``W``.
+    prof : int32[PROFILE_LEN]
+        Packed profile.
+    st : uint64[RNG_STATE_LEN]
+        The players' random stream of the donne (worlds and ties are drawn from it).
+
+    Returns
+    -------
+    int
+        The card index (bit ``suit * 8 + rank``), one of ``legal``.
+    """
+    if legal & (legal - np.uint32(1)) == 0:
+        # A single legal card: nothing to think about.
+        return lowest_bit(legal)
+    seat = info[I_SEAT]
+    kind = info[I_KIND]
+    team = seat & 1
+    worlds = max(1, int(params[row, PM_WORLDS]))
+    world_constraints(T, hand, n, info)
+    for c in range(32):
+        T.sums[c] = 0
+    for p in range(n):
+        T.trick[p] = trick[p]
+    leader = (info[I_LEADER] - team) & 3
+    # A capot is still open to the player's team while the other team has no trick.
+    capot_open = 1 if info[I_TRICKS + 1 - team] == 0 else 0
+    for _ in range(worlds):
+        draw_world(T, st)
+        for s in range(4):
+            # Seats renumbered so that the player's team is the solver's team 0.
+            T.rotated[(s - team) & 3] = T.world[s]
+        dd.begin_solve(T.solver, T.rotated, kind, prof)
+        k = dd.root_values(T.solver, kind, prof, leader, T.trick, n, capot_open,
+                           T.cards, T.values)
+        for i in range(k):
+            T.sums[T.cards[i]] += T.values[i]
+    # The best mean (equal sums: equal means), ties drawn uniformly.
+    best = np.int64(-1)
+    ties = np.uint32(0)
+    m = np.int64(legal)
+    while m:
+        c = lowest_bit(np.uint32(m))
+        m &= m - 1
+        if T.sums[c] > best:
+            best = T.sums[c]
+            ties = np.uint32(1) << np.uint32(c)
+        elif T.sums[c] == best:
+            ties |= np.uint32(1) << np.uint32(c)
+    if ties & (ties - np.uint32(1)) == 0:
+        return lowest_bit(ties)
+    k = bounded(st, popcount32(ties))
+    while k > 0:
+        ties &= ties - np.uint32(1)
+        k -= 1
+    return lowest_bit(ties)
