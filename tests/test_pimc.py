@@ -1,0 +1,282 @@
+"""The PIMC player (``pimc``): exact worlds, double-dummy choices, legal and replayable donnes.
+
+A PIMC card is chosen from ``W`` deals drawn uniformly among those consistent with what the
+seat has seen (its hand, the cards played, the voids shown, the announced cards and the
+belote), each solved double dummy for every legal card (:mod:`simcoinche._kernels.pimc`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+from chisq import chi_square
+from test_simulated_donnes_replay import check_row
+
+from simcoinche._kernels import dd
+from simcoinche._kernels import pimc as P
+from simcoinche._kernels.play import legal_mask
+from simcoinche._kernels.players import (
+    I_BELOTE_SEAT,
+    I_KIND,
+    I_LEADER,
+    I_PLAYED,
+    I_SEAT,
+    I_SHOWN,
+    I_TRICK,
+    I_TRICKS,
+    I_VOID,
+    INFO_LEN,
+    PARAM_LEN,
+)
+from simcoinche._kernels.rng import RNG_STATE_LEN, STREAM_PLAYERS, rng_seed, seed_key
+from simcoinche.cards import parse_card
+from simcoinche.duplicate import match
+from simcoinche.players import param_array
+from simcoinche.profiles import FEDERAL
+from simcoinche.simulation import simulate
+
+PROF = FEDERAL.packed
+HEARTS = 1
+
+
+def mask(cards: str) -> int:
+    """Bitboard of space-separated card texts."""
+    m = 0
+    for c in cards.split():
+        m |= 1 << parse_card(c)
+    return m
+
+
+def bits(m: int) -> list[int]:
+    return [c for c in range(32) if (m >> c) & 1]
+
+
+def make_info(seat: int, leader: int, kind: int, tricks_done: int, played: int,
+              voids: dict[int, int] | None = None, shown: dict[int, int] | None = None,
+              belote_seat: int = -1, tricks_won: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """The public information of a position (only what the PIMC player reads)."""
+    info = np.zeros(INFO_LEN, dtype=np.int64)
+    info[I_SEAT] = seat
+    info[I_LEADER] = leader
+    info[I_KIND] = kind
+    info[I_TRICK] = tricks_done
+    info[I_PLAYED] = played
+    info[I_BELOTE_SEAT] = belote_seat
+    info[I_TRICKS] = tricks_won[0]
+    info[I_TRICKS + 1] = tricks_won[1]
+    for s, v in (voids or {}).items():
+        info[I_VOID + s] = v
+    for s, cards in (shown or {}).items():
+        info[I_SHOWN + s] = cards
+    return info
+
+
+def rng(seed: int) -> np.ndarray:
+    st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
+    rng_seed(st, seed_key(np.uint64(seed)), STREAM_PLAYERS)
+    return st
+
+
+def consistent_deals(seat: int, hand: int, unseen: int, held: dict[int, int],
+                     voids: dict[int, int], pinned: dict[int, int]) -> list[tuple[int, ...]]:
+    """Every deal of the unseen cards to the other seats (brute force): each seat gets
+    ``held[s]`` cards, its pinned ones among them, none of a suit it is void in."""
+    others = [s for s in range(4) if s != seat]
+    free = unseen
+    for m in pinned.values():
+        free &= ~m
+    deals = []
+    free_cards = bits(free)
+
+    def ok(s: int, m: int) -> bool:
+        return all(not (voids.get(s, 0) >> (c >> 3)) & 1 for c in bits(m))
+
+    a, b, c = others
+    need = {s: held[s] - bin(pinned.get(s, 0)).count("1") for s in others}
+    for ca in itertools.combinations(free_cards, need[a]):
+        rest = [x for x in free_cards if x not in ca]
+        for cb in itertools.combinations(rest, need[b]):
+            cc = [x for x in rest if x not in cb]
+            hands = [0, 0, 0, 0]
+            hands[seat] = hand
+            for s, cards in ((a, ca), (b, cb), (c, cc)):
+                hands[s] = sum(1 << x for x in cards) | pinned.get(s, 0)
+            if all(ok(s, hands[s]) for s in others):
+                deals.append(tuple(hands))
+    return deals
+
+
+def test_worlds_are_exactly_uniform_over_the_deals_consistent_with_what_the_seat_saw():
+    """Trick 6 of hearts, seat 1 to play after seat 0 led AC: seat 0 has shown no heart,
+    seat 3 no diamond; seat 2 showed TS in an announcement; seat 3 said "belote" with KH, so
+    QH is in its hand. Every consistent deal comes up equally often (chi-square at 0.999)."""
+    seat, leader = 1, 0
+    hand = mask("7S 8S 9D")
+    unseen = mask("QH JH 9H TS AS TD KC 7C")
+    played = ((1 << 32) - 1) & ~hand & ~unseen
+    voids = {0: 1 << HEARTS, 3: 1 << 2}
+    shown = {2: mask("TS KS QS JS")}          # a tierce shown, TS not yet played
+    info = make_info(seat, leader, HEARTS, 5, played, voids, shown, belote_seat=3,
+                     tricks_won=(2, 3))
+    held = {0: 2, 2: 3, 3: 3}                 # seat 0 has already played to this trick
+    deals = consistent_deals(seat, hand, unseen, held, voids,
+                             {2: mask("TS"), 3: mask("QH")})
+    T = P.new_think(np.int64(10))
+    assert P.world_constraints(T, np.uint32(hand), 1, info) == len(deals)
+    index = {d: i for i, d in enumerate(deals)}
+    counts = np.zeros(len(deals))
+    st = rng(7)
+    n = 200 * len(deals)
+    for _ in range(n):
+        P.draw_world(T, st)
+        counts[index[tuple(int(x) for x in T.world)]] += 1
+    stat, p = chi_square(counts, np.full(len(deals), n / len(deals)))
+    assert p > 0.001, (stat, p, len(deals))
+
+
+def random_ending(r: random.Random, n_played: int) -> dict:
+    """A random position at trick 7 (two cards a seat), ``n_played`` cards (0 or 1) of it
+    already on the table; voids shown for every suit a seat really lacks (so the real deal
+    is consistent), the trick counts leaving no capot."""
+    cards = r.sample(range(32), 8)
+    hands = [sum(1 << c for c in cards[2 * s:2 * s + 2]) for s in range(4)]
+    kind = r.randrange(6)
+    leader = r.randrange(4)
+    trick = np.zeros(4, dtype=np.int32)
+    if n_played:
+        c = r.choice(bits(hands[leader]))
+        trick[0] = c
+        hands[leader] &= ~(1 << c)
+    seat = (leader + n_played) & 3
+    played = ((1 << 32) - 1) & ~sum(hands)
+    voids = {}
+    for s in range(4):
+        suits = {c >> 3 for c in bits(hands[s])}
+        voids[s] = sum(1 << x for x in range(4) if x not in suits)
+    voids[seat] = 0
+    info = make_info(seat, leader, kind, 6, played, voids, tricks_won=(3, 3))
+    return {"hands": hands, "kind": kind, "leader": leader, "trick": trick, "n": n_played,
+            "seat": seat, "info": info}
+
+
+def test_worlds_always_respect_hand_sizes_voids_and_the_cards_seen():
+    r = random.Random(11)
+    T = P.new_think(np.int64(10))
+    st = rng(12)
+    for _ in range(300):
+        pos = random_ending(r, r.randrange(2))
+        seat, hands, info = pos["seat"], pos["hands"], pos["info"]
+        assert P.world_constraints(T, np.uint32(hands[seat]), pos["n"], info) >= 1
+        for _ in range(10):
+            P.draw_world(T, st)
+            world = [int(x) for x in T.world]
+            assert world[seat] == hands[seat]
+            assert sum(world) == sum(hands) and all(
+                world[i] & world[j] == 0 for i in range(4) for j in range(i))
+            for s in range(4):
+                assert bin(world[s]).count("1") == bin(hands[s]).count("1")
+                assert all(not (info[I_VOID + s] >> (c >> 3)) & 1 for c in bits(world[s]))
+
+
+def test_pimc_plays_a_double_dummy_best_card_when_the_deal_is_determined():
+    """When what the seat has seen leaves a single consistent deal, every world is the real
+    deal, so the PIMC card is one of the best under double-dummy play."""
+    r = random.Random(5)
+    T = P.new_think(np.int64(10))
+    S = dd.new_scratch()
+    st = rng(3)
+    params = np.zeros((2, PARAM_LEN))
+    params[:, P.PM_WORLDS] = 4
+    cards = np.zeros(8, np.int64)
+    values = np.zeros(8, np.int64)
+    checked = 0
+    while checked < 100:
+        pos = random_ending(r, r.randrange(2))
+        seat, hands, info, n = pos["seat"], pos["hands"], pos["info"], pos["n"]
+        unseen = sum(hands) & ~hands[seat]
+        held = {s: bin(hands[s]).count("1") for s in range(4) if s != seat}
+        voids = {s: int(info[I_VOID + s]) for s in range(4)}
+        if len(consistent_deals(seat, hands[seat], unseen, held, voids, {})) != 1:
+            continue
+        legal = legal_mask(np.uint32(hands[seat]), pos["trick"], n, pos["kind"], PROF)
+        c = P.pimc_card(T, np.uint32(hands[seat]), np.uint32(legal), pos["trick"], n, info,
+                        params, 0, PROF, st)
+        assert (legal >> c) & 1
+        dd.begin_solve(S, np.array(hands, np.int64), pos["kind"], PROF)
+        k = dd.root_values(S, pos["kind"], PROF, pos["leader"], pos["trick"].astype(np.int64),
+                           n, 0, cards, values)
+        value = dict(zip(cards[:k].tolist(), values[:k].tolist(), strict=True))
+        # Values are team 0's points; the two teams share the points left (no capot).
+        best = max(value.values()) if seat % 2 == 0 else min(value.values())
+        assert value[c] == best, (pos, c, value)
+        checked += 1
+
+
+def test_pimc_cards_are_legal_on_random_positions():
+    r = random.Random(8)
+    T = P.new_think(np.int64(10))
+    st = rng(4)
+    params = np.zeros((2, PARAM_LEN))
+    params[:, P.PM_WORLDS] = 3
+    for _ in range(300):
+        pos = random_ending(r, r.randrange(2))
+        seat, hands = pos["seat"], pos["hands"]
+        legal = legal_mask(np.uint32(hands[seat]), pos["trick"], pos["n"], pos["kind"], PROF)
+        c = P.pimc_card(T, np.uint32(hands[seat]), np.uint32(legal), pos["trick"], pos["n"],
+                        pos["info"], params, 1, PROF, st)
+        assert 0 <= c < 32 and (legal >> c) & 1
+
+
+def test_worlds_parameter_is_a_whole_number_in_range():
+    from simcoinche.errors import InputError
+
+    assert param_array("pimc")[P.PM_WORLDS] == 32
+    assert param_array("pimc", {"worlds": 64})[P.PM_WORLDS] == 64
+    for bad, words in ((0, "at least 1"), (2.5, "whole number"), (10**6, "at most")):
+        with pytest.raises(InputError, match=words):
+            param_array("pimc", {"worlds": bad})
+
+
+@pytest.fixture(scope="module")
+def pimc_donnes() -> pd.DataFrame:
+    """1,000 recorded federal donnes with a PIMC team (few worlds: the legality and the
+    replay do not depend on their number), each team in turn."""
+    kw = {"record_play": True, "progress": False}
+    return pd.concat([
+        simulate(500, seed=21, players="pimc,heuristic", params=({"worlds": 1}, None), **kw),
+        simulate(500, seed=22, players="heuristic,pimc", params=(None, {"worlds": 1}), **kw),
+    ], ignore_index=True)
+
+
+def test_a_thousand_pimc_donnes_replay_legal_through_score(pimc_donnes):
+    assert len(pimc_donnes) == 1000
+    assert (~pimc_donnes.passed_out).sum() > 800
+    for row in pimc_donnes.to_dict("records"):
+        row["trump"] = None if row["passed_out"] else str(row["trump"])
+        check_row(row)
+
+
+def test_pimc_donnes_are_identical_whatever_the_thread_count(pimc_donnes):
+    one = simulate(60, seed=21, players="pimc,heuristic", params=({"worlds": 1}, None),
+                   record_play=True, progress=False, threads=1)
+    pd.testing.assert_frame_equal(one, pimc_donnes.iloc[:60].reset_index(drop=True))
+
+
+def test_pimc_bids_like_the_heuristic(pimc_donnes):
+    """The auction does not depend on how the cards are played: the same seed with the
+    heuristic in the PIMC seats gives the same auctions."""
+    ref = simulate(200, seed=21, players="heuristic", record_play=True, progress=False)
+    got = pimc_donnes.iloc[:200]
+    assert [bytes(a) for a in got.auction] == [bytes(a) for a in ref.auction]
+
+
+def test_pimc_against_itself_scores_zero_and_against_random_far_above():
+    same = match("pimc:worlds=1", "pimc:worlds=1", 24, seed=3, progress=False)
+    assert same.mean_diff == 0 and set(same.diffs.tolist()) == {0}
+    vs_random = match("pimc:worlds=1", "random", 40, seed=4, progress=False)
+    lo, _ = vs_random.ci95
+    assert lo > 0
