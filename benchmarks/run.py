@@ -18,6 +18,8 @@ Measures (medians of R repeats, min and max kept):
 - whole parties (``simcoinche parties`` to a Parquet file) per second on 2 threads;
 - ``simulate -n 10000 --dd`` (each deal solved double-dummy for the 4 federal contract
   kinds) on 2 threads, in donnes per second (section ``ddsim``; 8 donnes with ``--quick``);
+- PIMC donnes (every seat ``pimc``) per second at 16, 32 and 64 worlds on 2 threads
+  (section ``pimc``; 2 donnes each with ``--quick``);
 - the peer engine ``colver`` in the same run, when installed;
 - the double-dummy solver against colver's (``dd``, :mod:`benchmarks.dd`): value-only
   solves, every root card scored, a position after two tricks; one thread each, the same
@@ -68,11 +70,14 @@ SIZES = {
     "dd_blocks": (2, 5),
     # simulate --dd: 4 double-dummy solves per federal donne (tens of ms each)
     "ddsim_donnes": (8, 10_000),
+    # PIMC donnes (all four seats pimc): a fraction of a second to seconds each
+    "pimc_donnes": (2, 64),
 }
+PIMC_WORLDS = (16, 32, 64)
 
 
 ALL_SECTIONS = ("kernels,donnes,e2e,rss,startup,odds,advise,invariants,dask,parties,ddsim,"
-                "peer,dd")
+                "pimc,peer,dd")
 
 
 def _size(name: str, quick: bool) -> int:
@@ -395,6 +400,29 @@ def bench_ddsim(res: Results, quick: bool, tmp: Path, n: int | None = None) -> N
     out.unlink(missing_ok=True)
 
 
+def bench_pimc(res: Results, quick: bool, tmp: Path) -> None:
+    """PIMC donnes end to end (Parquet written), every seat ``pimc``, 2 threads, for each
+    number of worlds in :data:`PIMC_WORLDS`."""
+    from simcoinche.simulation import simulate, simulate_to_file
+
+    n = _size("pimc_donnes", quick)
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    simulate(2, seed=0, players="pimc", params=({"worlds": 1}, {"worlds": 1}),
+             threads=threads, progress=False)  # compile / load
+    out = tmp / "pimc.parquet"
+    for worlds in PIMC_WORLDS:
+        _log(f"simulate -n {n:,} --players pimc:worlds={worlds} on {threads} thread(s)")
+        w = {"worlds": worlds}
+        summary = simulate_to_file(n, seed=1, out=out, players="pimc", params=(w, w),
+                                   threads=threads, overwrite=True, progress=False)
+        res.add(Figure(f"pimc.w{worlds}.t{threads}", "donnes/s",
+                       [summary.donnes_per_second],
+                       f"simulate -n {n:,}, all four seats pimc with {worlds} worlds per "
+                       f"card (each solved double dummy for every legal card), federal, "
+                       f"Parquet written, {threads} threads"))
+    out.unlink(missing_ok=True)
+
+
 def _rollout_rate(hands: list[list[int]], n: int) -> float:
     """Playouts per second of ``simcoinche.rollout`` on one thread."""
     from simcoinche.rollout import rollout
@@ -503,7 +531,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     parser.add_argument("--only", default=None,
                         help="comma-separated sections: kernels,donnes,e2e,rss,startup,"
-                             "odds,advise,invariants,dask,parties,ddsim,peer,dd")
+                             "odds,advise,invariants,dask,parties,ddsim,pimc,peer,dd")
     parser.add_argument("--ddsim-donnes", type=int, default=None, metavar="N",
                         help="donnes of the ddsim section (default 10,000; 8 with --quick)")
     args = parser.parse_args(argv)
@@ -534,6 +562,8 @@ def main(argv: list[str] | None = None) -> int:
             bench_parties(res, args.quick, repeats, tmp)
         if "ddsim" in sections:
             bench_ddsim(res, args.quick, tmp, args.ddsim_donnes)
+        if "pimc" in sections:
+            bench_pimc(res, args.quick, tmp)
         if "peer" in sections:
             bench_peer(res, args.quick, repeats)
         if "dd" in sections:

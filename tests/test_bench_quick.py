@@ -28,7 +28,8 @@ def test_quick_benchmark_writes_every_section_and_the_table(tmp_path):
                    "donnes.heuristic.t1", "reference.donnes.random", "e2e.random.t1",
                    "e2e.heuristic.t1", "rss.heuristic", "start.cold", "start.warm",
                    "odds.in_process", "odds.cli_warm", "advise.odds_auction", "advise.advise",
-                   "dask.local_cluster", "parties.heuristic", "ddsim.simulate",
+                   "dask.local_cluster", "parties.heuristic", "ddsim.simulate", "pimc.w16",
+                   "pimc.w32", "pimc.w64",
                    "dd.ours.value", "dd.colver.value", "dd.ours.root", "dd.colver.root",
                    "dd.ours.mid", "dd.colver.mid"):
         assert any(name.startswith(prefix) for name in figures), prefix
