@@ -280,3 +280,17 @@ def test_pimc_against_itself_scores_zero_and_against_random_far_above():
     vs_random = match("pimc:worlds=1", "random", 40, seed=4, progress=False)
     lo, _ = vs_random.ci95
     assert lo > 0
+
+
+def test_equivalent_cards_are_one_class_and_cards_split_by_a_live_card_are_not():
+    """7S and 8S (no points, adjacent) are one class; 7S and 9S with 8S still held by
+    someone are two; with 8S played they are one again; KS and QS differ in points."""
+    live = mask("7S 8S 9S KS QS AH")
+    assert P.one_class(np.uint32(mask("7S 8S")), live, HEARTS, PROF)
+    assert not P.one_class(np.uint32(mask("7S 9S")), live, HEARTS, PROF)
+    assert P.one_class(np.uint32(mask("7S 9S")), live & ~mask("8S"), HEARTS, PROF)
+    assert not P.one_class(np.uint32(mask("KS QS")), live, HEARTS, PROF)
+    assert not P.one_class(np.uint32(mask("7S AH")), live, HEARTS, PROF)
+    # at sans-atout 9 and 8 are worth nothing either; at tout-atout the 9 is worth 14
+    assert P.one_class(np.uint32(mask("8S 9S")), live, 4, PROF)
+    assert not P.one_class(np.uint32(mask("8S 9S")), live, 5, PROF)

@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit
 
 from simcoinche._kernels import dd
+from simcoinche._kernels.play import card_points
 from simcoinche._kernels.players import (
     I_BELOTE_SEAT,
     I_KIND,
@@ -176,6 +177,41 @@ def draw_world(T, st):
     sample_one(st, T.known, T.free, T.seats, T.caps, T.w, T.cum, T.pick, T.perm, T.world)
 
 
+@njit(cache=True, inline="always")
+def _trick_cards(trick, n):
+    """Bitboard of the ``n`` cards of the trick in progress."""
+    m = np.int64(0)
+    for p in range(n):
+        m |= np.int64(1) << np.int64(trick[p])
+    return m
+
+
+@njit(cache=True)
+def one_class(legal, in_play, kind, prof):
+    """Whether every card of ``legal`` is equivalent: one suit, equal points, and no card
+    still in play (held, or in the trick in progress) ranking between two of them — then
+    they win and lose the same tricks, so any of them is as good in every world."""
+    suit = lowest_bit(legal) >> 3
+    if legal >> np.uint32(8 * suit) >> np.uint32(8) != 0:
+        return False
+    prev_legal = False
+    points = -1
+    classes = 0
+    for r in range(8):
+        c = dd.ORDER[kind, suit, r]
+        if not (np.int64(in_play) >> c) & 1:
+            continue  # played: no longer separates the cards around it
+        if (np.int64(legal) >> c) & 1:
+            p = card_points(c, kind, prof)
+            if not (prev_legal and p == points):
+                classes += 1
+            points = p
+            prev_legal = True
+        else:
+            prev_legal = False
+    return classes == 1
+
+
 @njit(cache=True, nogil=True)
 def pimc_card(T, hand, legal, trick, n, info, params, row, prof, st):
     """Card of the PIMC player among ``legal`` (``uint32``); the seat is ``info[I_SEAT]``.
@@ -207,6 +243,9 @@ def pimc_card(T, hand, legal, trick, n, info, params, row, prof, st):
         return lowest_bit(legal)
     seat = info[I_SEAT]
     kind = info[I_KIND]
+    if one_class(legal, (_ALL_CARDS & ~info[I_PLAYED]) | _trick_cards(trick, n), kind, prof):
+        # Equivalent cards (e.g. the 7 and 8 of a plain suit): no world tells them apart.
+        return lowest_bit(legal)
     team = seat & 1
     worlds = max(1, int(params[row, PM_WORLDS]))
     world_constraints(T, hand, n, info)
