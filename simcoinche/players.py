@@ -113,25 +113,52 @@ def get_player(name: str | PlayerKind) -> PlayerKind:
     return PLAYERS[key]
 
 
-def parse_players(spec: str | Sequence[str] | None) -> tuple[PlayerKind, PlayerKind]:
-    """Players of team 0 and team 1 from ``"heuristic"``, ``"random,heuristic"`` or a pair.
+def parse_team_specs(spec: str | Sequence[str] | None
+                     ) -> tuple[tuple[PlayerKind, dict[str, float]],
+                                tuple[PlayerKind, dict[str, float]]]:
+    """Player spec (kind and parameter overrides) of team 0 and team 1.
+
+    ``spec`` is one spec for both teams or two separated by a comma; a spec is ``KIND`` or
+    ``KIND:name=value,...`` (:func:`parse_player_spec`): ``"pimc"``,
+    ``"pimc:worlds=16,heuristic"``, ``"heuristic:open_min=90,coinche_margin=20,random"``
+    (a ``name=value`` item after a comma belongs to the spec before it), or a pair.
 
     Raises
     ------
     InputError
-        For an unknown player or more than two teams.
+        For an unknown player or parameter, a malformed spec or more than two teams.
     """
     if spec is None:
         spec = DEFAULT_PLAYERS
     if isinstance(spec, str):
-        parts = [s for s in spec.split(",")]
+        parts: list[str] = []
+        for item in spec.split(","):
+            if parts and "=" in item and ":" not in item:
+                parts[-1] += "," + item  # another parameter of the spec before
+            else:
+                parts.append(item)
     else:
         parts = list(spec)
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2:
         raise InputError(f"players {spec!r}: give one kind or two (TEAM0,TEAM1)")
-    return get_player(parts[0]), get_player(parts[1])
+    a, b = (parse_player_spec(p) if isinstance(p, str) else (get_player(p), {})
+            for p in parts)
+    return a, b
+
+
+def parse_players(spec: str | Sequence[str] | None) -> tuple[PlayerKind, PlayerKind]:
+    """Players of team 0 and team 1 from ``"heuristic"``, ``"random,heuristic"``,
+    ``"pimc:worlds=16,heuristic"`` or a pair (parameters: :func:`parse_team_specs`).
+
+    Raises
+    ------
+    InputError
+        For an unknown player or more than two teams.
+    """
+    a, b = parse_team_specs(spec)
+    return a[0], b[0]
 
 
 def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = None

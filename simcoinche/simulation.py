@@ -43,7 +43,7 @@ from simcoinche._kernels.players import PLAYER_PIMC
 from simcoinche._kernels.rng import seed_key
 from simcoinche.compiling import SIMULATE_COMPILE_S, prepare_kernels
 from simcoinche.errors import InputError
-from simcoinche.players import PlayerKind, param_array, params_dict, parse_players
+from simcoinche.players import PlayerKind, param_array, params_dict, parse_team_specs
 from simcoinche.profiles import Profile, get_profile
 from simcoinche.results import chunk_table, schema, tidy
 
@@ -175,13 +175,16 @@ def check_threads(threads: Any) -> int:
 def team_players(players: Any, params: Sequence[Mapping[str, float] | None] | None
                  ) -> tuple[tuple[PlayerKind, PlayerKind], np.ndarray, np.ndarray]:
     """Player kinds per team, their codes (``int32[2]``) and parameter rows
-    (``float64[2, PARAM_LEN]``) with the ``params`` overrides (a pair of mappings)."""
-    kinds = parse_players(players)
+    (``float64[2, PARAM_LEN]``): the parameters a spec carries (``"pimc:worlds=16"``), then
+    the ``params`` overrides (a pair of mappings)."""
+    specs = parse_team_specs(players)
+    kinds = (specs[0][0], specs[1][0])
     if params is None:
         params = (None, None)
     if isinstance(params, Mapping) or len(params) != 2:
         raise InputError("params must be a pair (team 0, team 1) of name→value mappings")
-    rows = np.stack([param_array(kinds[t], params[t]) for t in range(2)])
+    rows = np.stack([param_array(kinds[t], {**specs[t][1], **(params[t] or {})})
+                     for t in range(2)])
     return kinds, np.array([kinds[0].code, kinds[1].code], dtype=np.int32), rows
 
 

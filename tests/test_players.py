@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from simcoinche._kernels import heuristic as H
@@ -304,3 +305,25 @@ def test_heuristic_beats_random_decisively():
     se = math.sqrt(ph * (1 - ph) / len(h_take) + pr * (1 - pr) / len(r_take))
     assert ph - pr > 10 * se
     assert ph > 0.75
+
+
+def test_team_specs_carry_parameters_on_the_command_line():
+    from simcoinche.players import parse_team_specs
+
+    (ka, pa), (kb, pb) = parse_team_specs("pimc:worlds=16,heuristic")
+    assert (ka.name, pa, kb.name, pb) == ("pimc", {"worlds": 16.0}, "heuristic", {})
+    (ka, pa), (kb, pb) = parse_team_specs("heuristic:open_min=90,coinche_margin=20,random")
+    assert pa == {"open_min": 90.0, "coinche_margin": 20.0} and kb.name == "random"
+    (ka, pa), (kb, pb) = parse_team_specs("pimc:worlds=8")
+    assert ka is kb and pa == pb == {"worlds": 8.0}
+    with pytest.raises(InputError, match="unknown parameter 'worlds' of player heuristic"):
+        parse_team_specs("heuristic:worlds=8,pimc")
+    with pytest.raises(InputError, match="give one kind or two"):
+        parse_team_specs("pimc,heuristic,random")
+
+
+def test_simulate_reads_the_parameters_of_a_player_spec():
+    a = simulate(3, seed=2, players="pimc:worlds=2,heuristic", progress=False)
+    b = simulate(3, seed=2, players="pimc,heuristic", params=({"worlds": 2}, None),
+                 progress=False)
+    pd.testing.assert_frame_equal(a, b)

@@ -31,8 +31,9 @@ def add_run_options(p: argparse.ArgumentParser, rows: str) -> None:
     p.add_argument("--seed", type=integer, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--profile", default="federal", help="rule profile (default federal)")
     p.add_argument("--players", default="heuristic", metavar="KIND|TEAM0,TEAM1",
-                   help="player kind for both teams, or one per team: heuristic, random "
-                   "(default heuristic)")
+                   help="player for both teams, or one per team: heuristic, random, pimc "
+                   "(default heuristic); parameters as KIND:name=value "
+                   "(e.g. pimc:worlds=16,heuristic)")
     p.add_argument("--threads", type=integer, default=None, metavar="T",
                    help="worker threads (default: all cores; with --engine dask: numba "
                    "threads per task, default the worker's thread count)")
