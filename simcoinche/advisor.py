@@ -80,6 +80,7 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
     (:func:`simcoinche._kernels.batch.play_contracts`).
     """
     from simcoinche._kernels.batch import PC_LEN, play_contracts
+    from simcoinche.simulation import think_arg
 
     m = hands.shape[0]
     pc = np.empty((PC_LEN, m), dtype=np.int32)
@@ -87,7 +88,7 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
         # Level 0, not coinched: card play reads neither, scoring is redone per action.
         play_contracts(run_key, np.int64(0), hands, np.full(m, dealer, dtype=np.int8),
                        taker, np.zeros(m, dtype=np.int8), kind, np.ones(m, dtype=np.int8),
-                       codes, params, prof, pc)
+                       codes, params, prof, pc, think_arg(codes))
     return pc
 
 

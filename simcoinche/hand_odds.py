@@ -615,7 +615,13 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         play_contracts,
     )
     from simcoinche._kernels.sampler import made_at_levels
-    from simcoinche.simulation import check_seed, check_threads, positive_int, team_players
+    from simcoinche.simulation import (
+        check_seed,
+        check_threads,
+        positive_int,
+        team_players,
+        think_arg,
+    )
 
     if play not in PLAYS:
         raise InputError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
@@ -652,7 +658,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         play_contracts(key, np.int64(start), hands, np.full(k_n, dealer, dtype=np.int8),
                        np.full(k_n, d.seat, dtype=np.int8), np.zeros(k_n, dtype=np.int8),
                        np.full(k_n, kind, dtype=np.int8), np.ones(k_n, dtype=np.int8),
-                       codes, rows, packed, pc)
+                       codes, rows, packed, pc, think_arg(codes))
         made_at_levels(pc, team, kind, levels, packed, ok)
 
     def warm() -> None:

@@ -188,6 +188,15 @@ def team_players(players: Any, params: Sequence[Mapping[str, float] | None] | No
     return kinds, np.array([kinds[0].code, kinds[1].code], dtype=np.int32), rows
 
 
+def think_arg(codes: np.ndarray) -> np.int64 | None:
+    """The donne kernels' ``think`` argument for the team codes ``codes``: None unless a
+    team is a PIMC player, then the log2 of its per-thread solver table
+    (:mod:`simcoinche._kernels.thinking`)."""
+    if PLAYER_PIMC in np.asarray(codes).tolist():
+        return np.int64(PIMC_TT_LOG2)
+    return None
+
+
 def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> Path:
     path = Path(out)
     if path.is_dir():
@@ -234,11 +243,8 @@ class _RunPlan:
 
     @property
     def think(self) -> np.int64 | None:
-        """The kernels' ``think`` argument: None unless a team is a PIMC player, then the
-        log2 of its per-thread solver table (:mod:`simcoinche._kernels.pimc`)."""
-        if PLAYER_PIMC in self.codes.tolist():
-            return np.int64(PIMC_TT_LOG2)
-        return None
+        """The kernels' ``think`` argument (:func:`think_arg`)."""
+        return think_arg(self.codes)
 
     def base_metadata(self) -> dict[str, Any]:
         """The metadata every run stores (the subclass adds its own)."""

@@ -294,3 +294,16 @@ def test_equivalent_cards_are_one_class_and_cards_split_by_a_live_card_are_not()
     # at sans-atout 9 and 8 are worth nothing either; at tout-atout the 9 is worth 14
     assert P.one_class(np.uint32(mask("8S 9S")), live, 4, PROF)
     assert not P.one_class(np.uint32(mask("8S 9S")), live, 5, PROF)
+
+
+def test_odds_play_the_sampled_deals_with_pimc_players():
+    """``odds --players pimc`` plays each sampled deal with PIMC card play: the same deals
+    (same seed) end with other totals than under the heuristic's play."""
+    from simcoinche.hand_odds import odds
+
+    hand = "JH 9H AH TH KS 7C 8D AD"
+    kw = {"trump": "H", "samples": 16, "seed": 5, "progress": False}
+    pimc = odds(hand, players="pimc:worlds=4", **kw).kind("H").totals
+    heur = odds(hand, players="heuristic", **kw).kind("H").totals
+    assert len(pimc) == len(heur) == 16
+    assert (pimc != heur).any()
