@@ -89,13 +89,18 @@ class _PeerMatchPlan(_MatchPlan):
 
     def kernels(self) -> list[Any]:
         """What the sequencer calls (compiled from Python entry points)."""
-        return [choose_action, choose_card, declared_cards, score_donne]
+        kernels = [choose_action, choose_card, declared_cards, score_donne]
+        if self.think is not None:
+            from simcoinche._kernels.pimc import pimc_card
+
+            kernels.append(pimc_card)
+        return kernels
 
     def state(self, key: np.uint64) -> dict[str, Any]:
         """What a worker needs to play the tables (picklable)."""
         return {"key": int(key), "prof": self.profile.packed.copy(),
                 "codes": self.table_codes.copy(), "params": self.table_params.copy(),
-                "peers": self.peers}
+                "peers": self.peers, "think": self.think}
 
     def warm(self, key: np.uint64) -> None:
         """Load the sequencer's kernels here, then start the workers (which load theirs
@@ -190,7 +195,7 @@ def _init(state: dict[str, Any]) -> None:
             if spec is not None:
                 python[team] = ColverPlayer(spec, int(key))
                 players[(t, role)] = python[team]
-        tables.append(Table(prof, codes[t], params[t], tuple(python)))
+        tables.append(Table(prof, codes[t], params[t], tuple(python), state["think"]))
     _STATE.clear()
     _STATE.update(key=key, tables=tables, players=players)
 

@@ -10,7 +10,8 @@ at a time from Python:
   index)``), the same auction hands (:func:`.annul.auction_hands`), the same dealer;
 - the same players' random stream (``rng_seed(st, key, STREAM_PLAYERS)``), passed to the
   kernel players' own entry points :func:`.donne.choose_action` and
-  :func:`.donne.choose_card` in the same order, so that they draw the same numbers;
+  :func:`.donne.choose_card` (with the PIMC player's ``think`` scratch) in the same order,
+  so that they draw the same numbers;
 - the same rules, by calling the kernels' rule functions: the auction state machine
   (:func:`.auction.auction_apply`), legal cards (:func:`.play.legal_mask_win`), trick
   winner (:func:`.play.beats`), card points, announcements, belote, scoring;
@@ -125,6 +126,7 @@ from simcoinche._kernels.scoring import (
     bid_value,
     score_donne,
 )
+from simcoinche._kernels.thinking import think_scratch
 from simcoinche.actions import AUCTION_REASONS, format_action
 from simcoinche.cards import format_card
 from simcoinche.errors import RunError
@@ -194,14 +196,23 @@ class Table:
         Parameter row per team (the kernel players').
     python : pair of SeatPlayer or None
         The Python player of each team (``None``: the kernel player ``codes[t]``).
+    think : int or None
+        The kernels' ``think`` argument (:mod:`simcoinche._kernels.thinking`): None when
+        no kernel team is a PIMC player, else the log2 of its solver table
+        (``_RunPlan.think``). The scratch is made once per table (``run_batch`` makes one
+        per block, of one donne with a PIMC player); the PIMC player's card does not
+        depend on what the scratch held before (its solver stamps each solve), which the
+        differential test checks.
     """
 
     def __init__(self, prof: np.ndarray, codes: np.ndarray, params: np.ndarray,
-                 python: tuple[SeatPlayer | None, SeatPlayer | None] = (None, None)) -> None:
+                 python: tuple[SeatPlayer | None, SeatPlayer | None] = (None, None),
+                 think: int | None = None) -> None:
         self.prof = np.ascontiguousarray(prof, dtype=np.int32)
         self.codes = np.ascontiguousarray(codes, dtype=np.int32)
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.python = tuple(python)
+        self.think = None if think is None else think_scratch(np.int64(think))
         # Scratch arrays, as run_batch allocates them once per block.
         self.st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
         self.deck = np.zeros(32, dtype=np.int8)
@@ -421,7 +432,7 @@ class Table:
                     info[I_SEAT] = seat
                     card = int(choose_card(self.codes[team], _U32(hand), _U32(legal), trick,
                                            np.int64(p), info, self.actions, np.int64(na),
-                                           self.params, np.int64(team), prof, st))
+                                           self.params, np.int64(team), prof, st, self.think))
                     if card < 0 or card > 31 or (legal >> card) & 1 == 0:
                         # A kernel player may only play a legal card (play_one's fallback).
                         card = int(lowest_bit(_U32(legal)))

@@ -30,6 +30,7 @@ from simcoinche._kernels.donne import (
     O_TAKER,
     O_TRICKS,
 )
+from simcoinche._kernels.pimc import PIMC_TT_LOG2
 from simcoinche._kernels.rng import seed_key
 from simcoinche.cards import from_mask
 from simcoinche.players import PLAYERS, param_array
@@ -38,6 +39,7 @@ from simcoinche.table import IllegalPlayerAction, SeatView, Table, play_donnes
 
 PAIRS = [("heuristic", "heuristic"), ("heuristic", "random"), ("random", "heuristic")]
 N_DIFF = 400
+N_PIMC = 40
 
 
 def _team_arrays(kinds, overrides=({}, {})):
@@ -46,13 +48,13 @@ def _team_arrays(kinds, overrides=({}, {})):
     return codes, params
 
 
-def _batch(key, start, n, codes, params, prof):
+def _batch(key, start, n, codes, params, prof, think=None):
     out = np.zeros((N_OUT, n), dtype=np.int32)
     auc = np.zeros((n, MAX_ACTIONS), dtype=np.uint8)
     auc_len = np.zeros(n, dtype=np.int16)
     play = np.zeros((n, 32), dtype=np.uint8)
     run_batch(key, np.int64(start), np.int64(n), -1, codes, params, prof, True, out, auc,
-              auc_len, play)
+              auc_len, play, think)
     return out, auc, auc_len, play
 
 
@@ -73,6 +75,23 @@ def test_sequencer_with_kernel_players_equals_run_batch_bit_for_bit(profile, kin
     # The run covers contracts, coinches and passed-out donnes (not a trivial run).
     rows = want[0]
     assert (rows[O_PASSED] == 1).any() and (rows[O_PASSED] == 0).sum() > N_DIFF // 2
+
+
+@pytest.mark.parametrize("kinds", [("pimc", "heuristic"), ("random", "pimc")],
+                         ids=["pimc-heuristic", "random-pimc"])
+def test_sequencer_with_a_pimc_player_equals_run_batch_bit_for_bit(kinds):
+    # The PIMC player reads the whole public info (voids, belote, cards shown) and draws
+    # its worlds from the players' stream: any difference would show.
+    prof = get_profile("federal").packed
+    over = tuple({"worlds": 2.0} if k == "pimc" else {} for k in kinds)
+    codes, params = _team_arrays(kinds, over)
+    think = np.int64(PIMC_TT_LOG2)
+    key = np.uint64(seed_key(np.uint64(8)))
+    want = _batch(key, 0, N_PIMC, codes, params, prof, think)
+    got = play_donnes(Table(prof, codes, params, think=think), key, 0, N_PIMC, record=True)
+    for w, g in zip(want, got, strict=True):
+        assert np.array_equal(w, g)
+    assert (want[0][O_PASSED] == 0).sum() > N_PIMC // 2
 
 
 def test_sequencer_with_changed_parameters_equals_run_batch():
