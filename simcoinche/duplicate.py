@@ -65,7 +65,7 @@ from simcoinche._kernels.donne import (
     O_TRUMP,
 )
 from simcoinche.errors import InputError
-from simcoinche.peers import Timing, is_peer
+from simcoinche.peers import is_peer
 from simcoinche.players import params_dict, parse_player_spec, spec_name
 from simcoinche.profiles import Profile
 from simcoinche.results import COLUMNS, chunk_table, schema
@@ -78,6 +78,7 @@ from simcoinche.simulation import (
     _RunPlan,
     positive_int,
 )
+from simcoinche.table import Timing
 
 DEFAULT_CHUNK = 1 << 16
 #: Deals per chunk with double-dummy solving (about 10-20 ms per solve): the progress bar
@@ -219,7 +220,8 @@ class MatchResult(RunInfo):
     diffs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32),
                               repr=False)
     rows: pd.DataFrame | None = field(default=None, repr=False)
-    #: With a colver player: time in colver's decisions per role (``a``/``b``).
+    #: With a colver player: time each role (``a``/``b``) spent deciding (colver's own
+    #: calls; a kernel player's calls from the sequencer).
     timing: dict[str, Timing] = field(default_factory=dict)
     _parts: list[np.ndarray] = field(default_factory=list, repr=False)
 
@@ -340,7 +342,7 @@ class MatchResult(RunInfo):
     def _player_json(self, role: str, s: PlayerStats) -> dict[str, Any]:
         d = s.as_dict(self.dd)
         if role in self.timing:
-            d["colver_timing"] = self.timing[role].as_dict()
+            d["timing"] = self.timing[role].as_dict()
         return d
 
     def text(self) -> str:
@@ -371,9 +373,9 @@ class MatchResult(RunInfo):
             lines.append(f"{role} {s.name}: " + "; ".join(parts))
             if role in self.timing:
                 tm = self.timing[role].as_dict()
-                lines.append(f"  colver's search: {_num(tm['ms_per_card'])} ms per card "
+                lines.append(f"  time deciding: {_num(tm['ms_per_card'], 2)} ms per card "
                              f"({tm['cards']:,} cards), {_num(tm['ms_per_bid'], 3)} ms per "
-                             f"bid ({tm['bids']:,} auction actions)")
+                             f"auction action ({tm['bids']:,})")
         if self.dd:
             lines.append("(per contract: as takers, their DD card points minus those they "
                          "made; as defence, the takers' card points minus their DD value; "

@@ -31,7 +31,6 @@ from simcoinche.duplicate import DD_CHUNK, _MatchBuffers, _MatchPlan
 from simcoinche.peers import (
     ColverPlayer,
     PeerSpec,
-    Timing,
     check_profile,
     is_peer,
     parse_peer_spec,
@@ -39,7 +38,7 @@ from simcoinche.peers import (
 )
 from simcoinche.players import param_array, parse_player_spec, spec_name
 from simcoinche.simulation import _run_plan
-from simcoinche.table import Table
+from simcoinche.table import Table, Timing
 
 #: Deals per chunk (one Parquet row group) of a match with a colver bot.
 PEER_CHUNK = 256
@@ -182,22 +181,22 @@ def _init(state: dict[str, Any]) -> None:
     require_colver()
     key = np.uint64(state["key"])
     prof, codes, params, peers = state["prof"], state["codes"], state["params"], state["peers"]
-    # Load (or compile) the sequencer's kernels once, on a kernel-only donne.
+    # Load (or compile) the sequencer's kernels once, on a kernel-only donne, with the
+    # run's think argument (its type decides what choose_card compiles).
     h = np.array([PLAYER_HEURISTIC, PLAYER_RANDOM], dtype=np.int32)
-    warm = Table(prof, h, np.stack([param_array("heuristic"), param_array("random")]))
+    warm = Table(prof, h, np.stack([param_array("heuristic"), param_array("random")]),
+                 think=state["think"])
     warm.play(key, 0, 0, np.zeros((N_OUT, 1), dtype=np.int32), 0)
-    tables, players = [], {}
+    tables = []
     for t in range(2):
         python: list[ColverPlayer | None] = [None, None]
         for team in range(2):
-            role = "a" if team == t else "b"
-            spec = peers[0 if role == "a" else 1]
+            spec = peers[0 if team == t else 1]
             if spec is not None:
                 python[team] = ColverPlayer(spec, int(key))
-                players[(t, role)] = python[team]
         tables.append(Table(prof, codes[t], params[t], tuple(python), state["think"]))
     _STATE.clear()
-    _STATE.update(key=key, tables=tables, players=players)
+    _STATE.update(key=key, tables=tables)
 
 
 def _ready(_: int) -> bool:
@@ -207,9 +206,12 @@ def _ready(_: int) -> bool:
 def _play(start: int, k: int) -> tuple[np.ndarray, np.ndarray, dict[str, Timing]]:
     """Deals ``start .. start+k-1`` at both tables of this process: the two tables' rows
     and the time colver's decisions took per role."""
-    key, tables, players = _STATE["key"], _STATE["tables"], _STATE["players"]
-    for p in players.values():
-        p.timing = Timing()
+    key, tables = _STATE["key"], _STATE["tables"]
+    for table in tables:
+        table.timing = [Timing(), Timing()]
+        for p in table.python:
+            if p is not None:
+                p.timing = Timing()
     outs = []
     for table in tables:
         out = np.zeros((N_OUT, k), dtype=np.int32)
@@ -217,8 +219,13 @@ def _play(start: int, k: int) -> tuple[np.ndarray, np.ndarray, dict[str, Timing]
             index = start + j
             table.play(key, index, index & 3, out, j)
         outs.append(out)
-    timing: dict[str, Timing] = {}
-    for (_, role), p in players.items():
-        timing.setdefault(role, Timing()).add(p.timing)
+    # Time per role: at table t, player a is team t (a colver bot's own clock, or the
+    # kernel player's calls).
+    timing = {"a": Timing(), "b": Timing()}
+    for t, table in enumerate(tables):
+        for team in range(2):
+            p = table.python[team]
+            timing["a" if team == t else "b"].add(table.timing[team] if p is None
+                                                   else p.timing)
     return outs[0], outs[1], timing
 

@@ -71,7 +71,7 @@ from simcoinche.actions import AUCTION_REASONS, format_action
 from simcoinche.cards import format_card
 from simcoinche.errors import InputError, RunError
 from simcoinche.profiles import FEDERAL, Profile, get_profile
-from simcoinche.table import IllegalPlayerAction, SeatView
+from simcoinche.table import IllegalPlayerAction, SeatView, Timing
 
 INSTALL_HINT = "pip install 'simcoinche[peers]'"
 
@@ -280,34 +280,6 @@ def _cards(mask: int) -> list[int]:
 
 class IllegalPeerAction(IllegalPlayerAction):
     """colver answered an action simcoinche's rules forbid."""
-
-
-@dataclass
-class Timing:
-    """Time spent in colver's decision calls (the search itself, not the mirror)."""
-
-    bids: int = 0
-    bid_seconds: float = 0.0
-    cards: int = 0
-    card_seconds: float = 0.0
-    mirror_seconds: float = 0.0
-
-    def add(self, other: Timing) -> None:
-        self.bids += other.bids
-        self.bid_seconds += other.bid_seconds
-        self.cards += other.cards
-        self.card_seconds += other.card_seconds
-        self.mirror_seconds += other.mirror_seconds
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "cards": self.cards,
-            "ms_per_card": 1000 * self.card_seconds / self.cards if self.cards else None,
-            "bids": self.bids,
-            "ms_per_bid": 1000 * self.bid_seconds / self.bids if self.bids else None,
-            "mirror_ms_per_decision": (1000 * self.mirror_seconds / (self.cards + self.bids)
-                                       if self.cards + self.bids else None),
-        }
 
 
 def _isdd_spec(worlds: int) -> str:

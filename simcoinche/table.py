@@ -32,8 +32,9 @@ lowest legal card — since that is what ``run_batch`` does.)
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -169,6 +170,36 @@ class SeatView:
     info: np.ndarray | None = None
 
 
+@dataclass
+class Timing:
+    """Time a player spent deciding: for a colver bot, in colver's calls (the search; the
+    mirror's set-up apart, ``mirror_seconds``); for a kernel player, in
+    ``choose_action`` / ``choose_card`` called from Python."""
+
+    bids: int = 0
+    bid_seconds: float = 0.0
+    cards: int = 0
+    card_seconds: float = 0.0
+    mirror_seconds: float = 0.0
+
+    def add(self, other: Timing) -> None:
+        self.bids += other.bids
+        self.bid_seconds += other.bid_seconds
+        self.cards += other.cards
+        self.card_seconds += other.card_seconds
+        self.mirror_seconds += other.mirror_seconds
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "cards": self.cards,
+            "ms_per_card": 1000 * self.card_seconds / self.cards if self.cards else None,
+            "bids": self.bids,
+            "ms_per_bid": 1000 * self.bid_seconds / self.bids if self.bids else None,
+            "mirror_ms_per_decision": (1000 * self.mirror_seconds / (self.cards + self.bids)
+                                       if self.mirror_seconds else None),
+        }
+
+
 class SeatPlayer(Protocol):
     """A player living in Python: one object per team, asked for each of its seats."""
 
@@ -213,6 +244,8 @@ class Table:
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.python = tuple(python)
         self.think = None if think is None else think_scratch(np.int64(think))
+        #: Time the kernel players of each team spent deciding (their calls from here).
+        self.timing = [Timing(), Timing()]
         # Scratch arrays, as run_batch allocates them once per block.
         self.st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
         self.deck = np.zeros(32, dtype=np.int8)
@@ -266,8 +299,12 @@ class Table:
             seat = int(astate[A_TO_SPEAK])
             team = seat & 1
             if self._kernel(team):
+                t0 = time.perf_counter()
                 a = choose_action(self.codes[team], early[seat], astate, actions,
                                   np.int64(na), self.params, np.int64(team), prof, st)
+                tm = self.timing[team]
+                tm.bids += 1
+                tm.bid_seconds += time.perf_counter() - t0
                 if auction_apply(astate, a, prof) != 0:
                     # A kernel player may only make legal calls; play_one passes instead.
                     a = 0
@@ -430,9 +467,13 @@ class Table:
                     card = int(random_bit(st, _U32(legal)))
                 else:
                     info[I_SEAT] = seat
+                    t0 = time.perf_counter()
                     card = int(choose_card(self.codes[team], _U32(hand), _U32(legal), trick,
                                            np.int64(p), info, self.actions, np.int64(na),
                                            self.params, np.int64(team), prof, st, self.think))
+                    tm = self.timing[team]
+                    tm.cards += 1
+                    tm.card_seconds += time.perf_counter() - t0
                     if card < 0 or card > 31 or (legal >> card) & 1 == 0:
                         # A kernel player may only play a legal card (play_one's fallback).
                         card = int(lowest_bit(_U32(legal)))

@@ -40,9 +40,11 @@ def test_match_command_with_a_colver_bot_in_two_worker_processes(tmp_path, capsy
     d = json.loads(capsys.readouterr().out)
     assert list(d)[:7] == ["a", "b", "deals", "mean_diff", "ci95", "won", "players"]
     assert d["b"] == "colver-isdd:worlds=2" and d["deals"] == 6 and d["threads"] == 2
-    tm = d["players"]["b"]["colver_timing"]
-    assert tm["cards"] > 0 and tm["ms_per_card"] > 0 and "colver_timing" not in \
-        d["players"]["a"]
+    tm, th = d["players"]["b"]["timing"], d["players"]["a"]["timing"]
+    # Both teams play the same cards of a deal in all: 32 per played deal, over 2 tables.
+    assert tm["cards"] == th["cards"] > 0 and tm["cards"] % 16 == 0
+    assert tm["ms_per_card"] > 0 and tm["mirror_ms_per_decision"] > 0
+    assert th["ms_per_card"] > 0 and th["mirror_ms_per_decision"] is None
     df = simcoinche.read_results(out)
     assert len(df) == 12 and (df.table.to_numpy() == np.tile([0, 1], 6)).all()
     assert set(df.player_t1[df.table == 0]) == {"colver-isdd:worlds=2"}
