@@ -65,6 +65,7 @@ from simcoinche._kernels.donne import (
     O_TRUMP,
 )
 from simcoinche.errors import InputError
+from simcoinche.peers import is_peer
 from simcoinche.players import params_dict, parse_player_spec, spec_name
 from simcoinche.profiles import Profile
 from simcoinche.results import COLUMNS, chunk_table, schema
@@ -77,6 +78,7 @@ from simcoinche.simulation import (
     _RunPlan,
     positive_int,
 )
+from simcoinche.table import Timing
 
 DEFAULT_CHUNK = 1 << 16
 #: Deals per chunk with double-dummy solving (about 10-20 ms per solve): the progress bar
@@ -218,6 +220,9 @@ class MatchResult(RunInfo):
     diffs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32),
                               repr=False)
     rows: pd.DataFrame | None = field(default=None, repr=False)
+    #: With a colver player: time each role (``a``/``b``) spent deciding (colver's own
+    #: calls; a kernel player's calls from the sequencer).
+    timing: dict[str, Timing] = field(default_factory=dict)
     _parts: list[np.ndarray] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -232,10 +237,14 @@ class MatchResult(RunInfo):
     def b(self) -> str:
         return self.players[1]
 
-    def add_chunk(self, chunk: tuple[np.ndarray, np.ndarray, np.ndarray | None]) -> None:
+    def add_chunk(self, chunk: tuple[Any, ...]) -> None:
         """Accumulate one chunk: the two tables' kernel rows (``int32[N_OUT, k]``) and the
-        takers' DD values per table (``int16[2, k]``, or ``None``)."""
+        takers' DD values per table (``int16[2, k]``, or ``None``); with colver players, a
+        fourth item: the time their decisions took per role (:class:`~.peers.Timing`)."""
         outs, dd = chunk[:2], chunk[2]
+        if len(chunk) > 3:
+            for role, tm in chunk[3].items():
+                self.timing.setdefault(role, Timing()).add(tm)
         m0 = [outs[t][O_MARKS].astype(np.int64) for t in range(2)]
         m1 = [outs[t][O_MARKS + 1].astype(np.int64) for t in range(2)]
         # Player a is team 0 at table 0 and team 1 at table 1.
@@ -322,13 +331,19 @@ class MatchResult(RunInfo):
             "mean_diff": self.mean_diff,
             "ci95": None if ci is None else [ci[0], ci[1]],
             "won": self.won,
-            "players": {r: s.as_dict(self.dd) for r, s in self.stats.items()},
+            "players": {r: self._player_json(r, s) for r, s in self.stats.items()},
             "tied": self.tied, "lost": self.lost, "sd": self.sd,
             "difference": DIFFERENCE,
             "interval": "normal approximation on the paired differences",
             "profile": self.profile, "seed": self.seed, "seconds": self.seconds,
             "threads": self.threads, "dd": self.dd,
         }
+
+    def _player_json(self, role: str, s: PlayerStats) -> dict[str, Any]:
+        d = s.as_dict(self.dd)
+        if role in self.timing:
+            d["timing"] = self.timing[role].as_dict()
+        return d
 
     def text(self) -> str:
         """A short human summary."""
@@ -356,6 +371,11 @@ class MatchResult(RunInfo):
                              f"{_num(d['dd_loss_taking'])}, as defence "
                              f"{_num(d['dd_loss_defending'])}")
             lines.append(f"{role} {s.name}: " + "; ".join(parts))
+            if role in self.timing:
+                tm = self.timing[role].as_dict()
+                lines.append(f"  time deciding: {_num(tm['ms_per_card'], 2)} ms per card "
+                             f"({tm['cards']:,} cards), {_num(tm['ms_per_bid'], 3)} ms per "
+                             f"auction action ({tm['bids']:,})")
         if self.dd:
             lines.append("(per contract: as takers, their DD card points minus those they "
                          "made; as defence, the takers' card points minus their DD value; "
@@ -367,8 +387,8 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f} %"
 
 
-def _num(x: float | None) -> str:
-    return "-" if x is None else f"{x:.1f}"
+def _num(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
 
 
 # --- plan and buffers -------------------------------------------------------------------
@@ -391,11 +411,14 @@ class _MatchPlan(_RunPlan):
     def buffers(self, size: int) -> _MatchBuffers:
         return _MatchBuffers(size, self.dd)
 
+    def params_meta(self, t: int) -> dict[str, float]:
+        """Named parameters of player ``t`` (0: a, 1: b) for the run metadata."""
+        return params_dict(self.players[t].partition(":")[0], self.params[t])
+
     def schema(self, meta: dict[str, Any]) -> pa.Schema:
         return match_schema(self.dd, meta)
 
     def metadata(self) -> dict[str, Any]:
-        kinds = [spec.partition(":")[0] for spec in self.players]
         return {
             "kind": "match",
             "seed": self.seed,
@@ -403,7 +426,7 @@ class _MatchPlan(_RunPlan):
             "profile": self.profile.name,
             "a": self.players[0],
             "b": self.players[1],
-            "params": [params_dict(kinds[t], self.params[t]) for t in range(2)],
+            "params": [self.params_meta(t) for t in range(2)],
             "difference": DIFFERENCE,
             "dd": self.dd,
             "dealer": "rotating",
@@ -438,6 +461,10 @@ class _MatchBuffers:
             run_batch(key, np.int64(start), np.int64(k), -1, plan.table_codes[t],
                       plan.table_params[t], plan.profile.packed, False, self.out[t][:, :k],
                       self.auc, self.auc_len, self.play, plan.think)
+        self._solve_dd(plan, k)
+
+    def _solve_dd(self, plan: _MatchPlan, k: int) -> None:
+        """With ``dd``: the takers' double-dummy values of the ``k`` deals just played."""
         if self.dd is None:
             return
         # Every contract of both tables, solved once per (deal, kind, takers' team).
@@ -492,7 +519,10 @@ def match(a: str, b: str, deals: int, seed: int = 0,
     ----------
     a, b : str
         Player specs ``KIND`` or ``KIND:name=value,…`` (kinds and parameter names:
-        :mod:`simcoinche.players`), e.g. ``"heuristic:open_min=90"``.
+        :mod:`simcoinche.players`), e.g. ``"heuristic:open_min=90"``; or a colver bot
+        (:mod:`simcoinche.peers`: ``colver-ismcts:time=0.05``, ``colver-isdd:worlds=8``;
+        federal only, needs ``pip install 'simcoinche[peers]'``), whose tables are played
+        by the Python sequencer (:mod:`simcoinche.table`) in worker processes.
     deals : int
         Number of deals (> 0): donnes ``0 .. deals-1`` of the seed, each played at two
         tables (a at seats 0/2, then at seats 1/3).
@@ -501,7 +531,8 @@ def match(a: str, b: str, deals: int, seed: int = 0,
     profile : str or Profile
         Rule profile (``federal``).
     threads : int, optional
-        Worker threads (default: all cores). Results do not depend on it.
+        Worker threads (default: all cores); with a colver player, worker processes.
+        Results do not depend on it (except colver-ismcts's, which stops on a clock).
     dd : bool
         Also solve every contract double dummy (about 10-20 ms per contract) and report
         the card points the takers' play lost against it.
@@ -529,17 +560,28 @@ def match(a: str, b: str, deals: int, seed: int = 0,
         unwritable path; nothing is written then.
     """
     deals = positive_int(deals, "deals")
-    ka, oa = parse_player_spec(a)
-    kb, ob = parse_player_spec(b)
-    names = (spec_name(ka, oa), spec_name(kb, ob))
     if not isinstance(dd, bool):
         raise InputError(f"dd must be True or False, got {dd!r}")
-    fields = _run_plan(deals, seed, profile, (ka, kb), threads, chunk_size, (oa, ob),
-                       DD_CHUNK if dd else DEFAULT_CHUNK)
-    fields["players"] = names
-    plan = _MatchPlan(**fields, overrides=(oa, ob), dd=dd)
+    plan: _MatchPlan
+    if is_peer(a) or is_peer(b):
+        from simcoinche.peer_match import peer_plan
+
+        plan = peer_plan(a, b, deals, seed, profile, threads, chunk_size, dd)
+    else:
+        ka, oa = parse_player_spec(a)
+        kb, ob = parse_player_spec(b)
+        names = (spec_name(ka, oa), spec_name(kb, ob))
+        fields = _run_plan(deals, seed, profile, (ka, kb), threads, chunk_size, (oa, ob),
+                           DD_CHUNK if dd else DEFAULT_CHUNK)
+        fields["players"] = names
+        plan = _MatchPlan(**fields, overrides=(oa, ob), dd=dd)
     path = None if out is None else _check_out(out, overwrite, default=False)
-    res = _run(plan, path, progress)
+    try:
+        res = _run(plan, path, progress)
+    finally:
+        close = getattr(plan, "close", None)
+        if close is not None:
+            close()
     if isinstance(res, pd.DataFrame):
         result = res.attrs.pop("summary")
         result.rows = res

@@ -487,9 +487,13 @@ def _run(plan: Any, path: Path | None, progress: bool | None) -> pd.DataFrame | 
     numba.set_num_threads(plan.threads)
     try:
         # Compile (first run) or load the kernel now, so the rate excludes it: one donne
-        # into a spare buffer, with the argument types of every chunk below.
+        # into a spare buffer, with the argument types of every chunk below (a plan may
+        # bring its own warm-up: ``warm(key)``).
+        warm = getattr(plan, "warm", None)
         prepare_kernels(plan.what, plan.kernels(),
-                        lambda: plan.buffers(1).run(plan, key, 0, 1), SIMULATE_COMPILE_S)
+                        (lambda: warm(key)) if warm is not None
+                        else (lambda: plan.buffers(1).run(plan, key, 0, 1)),
+                        SIMULATE_COMPILE_S)
         t0 = time.perf_counter()
         if path is None:
             tables = []

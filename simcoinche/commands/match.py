@@ -22,7 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "0/2 at one table and 1/3 at the other) and report A's marks minus B's per deal "
         "with a 95 %% interval, the share of deals won, and per player its contracts made "
         "and coinches won. A player is KIND or KIND:name=value,... (e.g. "
-        "heuristic:open_min=90; kinds and parameters in simcoinche.players).",
+        "heuristic:open_min=90; kinds and parameters in simcoinche.players), or one of "
+        "colver's bots: colver-ismcts[:time=SECONDS] (default 0.05 s per card) or "
+        "colver-isdd[:worlds=N] (default 8), federal only, pip install "
+        "'simcoinche[peers]' (simcoinche.peers).",
     )
     p.add_argument("a", metavar="A", help="player A: KIND or KIND:name=value,...")
     p.add_argument("b", metavar="B", help="player B: KIND or KIND:name=value,...")
@@ -31,7 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=integer, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--profile", default="federal", help="rule profile (default federal)")
     p.add_argument("--threads", type=integer, default=None, metavar="T",
-                   help="worker threads (default: all cores); results do not depend on it")
+                   help="worker threads (default: all cores; with a colver bot, worker "
+                   "processes); results do not depend on it (colver-ismcts stops on a clock)")
     p.add_argument("--dd", action="store_true",
                    help="also solve every contract double dummy (about 10-20 ms each) and "
                    "report the card points the takers' play lost against it")
