@@ -94,7 +94,8 @@ W_EQ_CARDS = W_STAMP + 3          # cards that have an equal-point stronger neig
 W_TRUMP = W_STAMP + 4             # contract kind of the search
 W_MODE = W_STAMP + 5              # search mode (MODE_*)
 W_TARGET = W_STAMP + 6            # sweeping seat (sweep modes)
-W_TABLE = W_STAMP + 7             # [3 * 2**log2] transposition table: key 0, key 1, data
+W_TRUMP_PTS = W_STAMP + 7         # [256] points of a set of trumps (strength-ordered byte)
+W_TABLE = W_TRUMP_PTS + 256       # [3 * 2**log2] transposition table: key 0, key 1, data
 W_LEN = W_TABLE                   # length without the table
 
 
@@ -151,6 +152,35 @@ def _top_keys() -> np.ndarray:
 TOP_KEY = _top_keys()
 
 
+def _strength_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Byte tables for a suit's cards (a byte, bit = rank).
+
+    ``BY_STRENGTH[byte]``: the same cards in trump strength order (bit 7 = J, 6 = 9,
+    5 = A, 4 = T, 3 = K, 2 = Q, 1 = 8, 0 = 7); ``ABOVE[byte]``: the bits above the highest
+    set bit of ``byte`` (all eight for 0); ``TOP_K[plain, byte]``: the strength index (0 =
+    strongest) of the strongest card of ``byte`` in trump order (``plain`` 0) or plain
+    order (1), 8 for no card.
+    """
+    by_strength = np.zeros(256, dtype=np.int64)
+    above = np.zeros(256, dtype=np.int64)
+    top_k = np.full((2, 256), 8, dtype=np.int64)
+    for b in range(256):
+        for k in range(8):
+            if (b >> (ORDER[0, 0, k] & 7)) & 1:
+                by_strength[b] |= 1 << (7 - k)
+        above[b] = 0xFF & ~((1 << b.bit_length()) - 1)
+        for plain in range(2):
+            for k in range(8):
+                # Kind 0, suit 0: trump order; kind 4 (sans-atout): plain order.
+                if (b >> (ORDER[4 * plain, 0, k] & 7)) & 1:
+                    top_k[plain, b] = k
+                    break
+    return by_strength, above, top_k
+
+
+BY_STRENGTH, ABOVE, TOP_K = _strength_tables()
+
+
 class Scratch(NamedTuple):
     """Working memory of one solving thread (allocated once, see :func:`new_scratch`).
 
@@ -199,6 +229,14 @@ def begin_solve(S, hands, trump, prof):
             else:
                 W[W_ABOVE_EQ + c] = -1
     W[W_EQ_CARDS] = eq
+    # Points of each set of trumps, given as a byte in strength order (BY_STRENGTH).
+    if trump < 4:
+        for b in range(256):
+            tp = 0
+            for k in range(8):
+                if (b >> (7 - k)) & 1:
+                    tp += W[W_POINTS + ORDER[trump, trump, k]]
+            W[W_TRUMP_PTS + b] = tp
     stamp = W[W_STAMP] + 1
     if stamp > _STAMP_MAX:
         W[W_TABLE:] = 0
@@ -239,6 +277,23 @@ def _popcount(x):
 def _lowest_card(x):
     """Index of the lowest set bit of a non-empty bitboard."""
     return _cttz(np.int64(x))
+
+
+@njit(cache=True, inline="always")
+def _ruffs(h, trump):
+    """Suit contract: the suits (bit mask, bit = suit) in which hand ``h`` is void while
+    holding a trump (it would trump a lead of them); 0 at sans-atout and tout-atout."""
+    if trump >= 4:
+        return 0
+    # Bit 8 * s of x: the hand holds a card of suit s.
+    x = h | (h >> 4)
+    x |= x >> 2
+    x |= x >> 1
+    x &= 0x01010101
+    suits = (x | (x >> 7) | (x >> 14) | (x >> 21)) & 0xF
+    if (suits >> trump) & 1:
+        return ~suits & 0xF
+    return 0
 
 
 @njit(cache=True, inline="always")
@@ -322,7 +377,8 @@ def _candidates(W, base, legal, in_play):
 
 
 @njit(cache=True, inline="always")
-def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, others):
+def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, others, ruff,
+           ruff4):
     """Sort the ``k`` candidates at ``W[base:]`` best-first for ``seat``.
 
     Score: the table's card first, then (for a leader) the killers of this ply, then a
@@ -349,6 +405,7 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
             ruff = (opp >> (8 * trump)) & 0xFF
             if ruff:
                 omax = TOP_KEY[trump, trump, ruff]
+    part = W[W_HANDS + (seat ^ 2)]
     k0 = W[W_KILLER + 2 * ply]
     k1 = W[W_KILLER + 2 * ply + 1]
     for i in range(k):
@@ -359,19 +416,29 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
         elif n == 0 and (c == k0 or c == k1):
             sc = np.int64(1) << 36
         elif n == 0:
-            if (STRONGER[trump, c] & others) == 0:
-                # A master: cash it, the richest first.
+            su = c >> 3
+            if (STRONGER[trump, c] & others) == 0 and not (ruff >> su) & 1:
+                # A master no opponent can trump: cash it, the richest first.
                 sc = (np.int64(1) << 16) + p * 64
             else:
-                # Otherwise lead cheap.
+                # Otherwise lead cheap, first under a partner's master that the 4th hand
+                # cannot trump.
                 sc = -p * 64
+                b = (others >> (8 * su)) & 0xFF
+                top = ORDER[trump, su, TOP_K[0 if (trump == 5 or su == trump) else 1, b]]
+                if (part >> top) & 1 and not (ruff4 >> su) & 1:
+                    sc += 1 << 12
         else:
             wins = WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win_card]
             if win_seat == (seat ^ 2):
                 # The partner holds the trick: add points, do not overtake it.
                 if WIN_KEY[trump, led, win_card] < omax:
-                    # ... unless the next opponent can still take it: then keep them.
-                    sc = -p * 64 - ((1 << 20) if wins else 0)
+                    # ... unless the next opponent can still take it: then beat that
+                    # opponent's best card cheaply if possible, else keep the points.
+                    if WIN_KEY[trump, led, c] > omax:
+                        sc = (1 << 30) - WIN_KEY[trump, led, c] * 64 + p
+                    else:
+                        sc = -p * 64 - ((1 << 20) if wins else 0)
                 else:
                     sc = p * 64 - ((1 << 20) if wins else 0)
             elif wins:
@@ -395,6 +462,50 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
             j -= 1
         W[base + j + 1] = c
         W[sbase + j + 1] = sc
+
+
+@njit(cache=True, inline="always")
+def _sure_bounds(W, trump, seat, rem, rem_pts, capot_open, ruff):
+    """Bounds ``(lower, upper)`` on team 0's future points at a trick boundary, from
+    points one team is sure to take.
+
+    ``seat`` leads, ``rem`` / ``rem_pts`` the cards still held and their points,
+    ``ruff`` the suits the leader's opponents would trump (:func:`_ruffs`).
+    """
+    # sure0 / sure1: points sure to team 0 / team 1; who1: team 1 surely wins a trick (no
+    # capot for team 0).
+    sure0 = 0
+    sure1 = 0
+    who1 = False
+    if trump < 4:
+        # The top trumps still out, all held by one team (in either hand): each falls in
+        # a trick that team wins (only its partner's trumps beat it).
+        r = BY_STRENGTH[(rem >> (8 * trump)) & 0xFF]
+        t0 = BY_STRENGTH[((W[W_HANDS] | W[W_HANDS + 2]) >> (8 * trump)) & 0xFF] & r
+        t1 = r ^ t0
+        if t0 > t1:
+            sure0 = W[W_TRUMP_PTS + (t0 & ABOVE[t1])]
+        elif t1:
+            sure1 = W[W_TRUMP_PTS + (t1 & ABOVE[t0])]
+            who1 = True
+    # The leader's masters of the suits no opponent can trump: leading one wins this
+    # trick (a trump master is counted above).
+    hand = W[W_HANDS + seat]
+    cash = -1
+    for su in range(4):
+        b = (rem >> (8 * su)) & 0xFF
+        if su == trump or b == 0 or (ruff >> su) & 1:
+            continue
+        c = ORDER[trump, su, TOP_K[0 if trump == 5 else 1, b]]
+        if (hand >> c) & 1 and W[W_POINTS + c] > cash:
+            cash = W[W_POINTS + c]
+    if cash >= 0:
+        if seat & 1:
+            sure1 += cash
+            who1 = True
+        else:
+            sure0 += cash
+    return sure0, rem_pts - sure1 + (100 if capot_open and not who1 else 10)
 
 
 @njit(cache=True, inline="always")
@@ -590,6 +701,8 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
     hint = _NO_CARD
     bucket = 0
     k1 = np.int64(0)
+    ruff = 0
+    ruff4 = 0
     if n == 0:
         field = capot_open if mode == MODE_POINTS else target
         k1 = (seat | (field << _KEY_FIELD) | (mode << _KEY_MODE)
@@ -609,6 +722,15 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             if hi < beta:
                 beta = hi
             hint = ((d >> 32) & 0xFF) - 1
+        # The suits the leader's opponents (ruff) and the 4th hand (ruff4) would trump.
+        ruff4 = _ruffs(W[W_HANDS + ((seat + 3) & 3)], trump)
+        ruff = ruff4 | _ruffs(W[W_HANDS + ((seat + 1) & 3)], trump)
+        if mode == MODE_POINTS:
+            lower, upper = _sure_bounds(W, trump, seat, rem, rem_pts, capot_open, ruff)
+            if upper <= alpha:
+                return upper
+            if lower >= beta:
+                return lower
         if _popcount(rem) == 8:
             # The last two tricks: a flat alpha-beta, cheaper than searching card by card.
             v = _two_tricks(W, trump, mode, target, seat, capot_open, alpha, beta)
@@ -633,7 +755,8 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
     else:
         k = _candidates(W, base, legal, rem | trick_cards)
         if k > 1:
-            _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, rem & ~hand)
+            _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, rem & ~hand,
+                   ruff, ruff4)
     maximizing = (seat & 1) == (0 if mode == MODE_POINTS else (target & 1))
     if n == 3 and mode == MODE_POINTS and k > 1 and _popcount(rem) > 8:
         # Enhanced transposition cut-off: each card completes the trick, and the table
@@ -880,7 +1003,10 @@ def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_val
     # value is then the guess for the next ones).
     base = W_MOVES + 8 * (MAX_PLY - 1)
     n_reps = _candidates(W, base, legal, rem | cards)
-    _order(W, base, MAX_PLY - 1, n_reps, seat, n, led, win, ws, trump, _NO_CARD, rem & ~hand)
+    ruff4 = _ruffs(W[W_HANDS + ((seat + 3) & 3)], trump)
+    ruff = ruff4 | _ruffs(W[W_HANDS + ((seat + 1) & 3)], trump)
+    _order(W, base, MAX_PLY - 1, n_reps, seat, n, led, win, ws, trump, _NO_CARD, rem & ~hand,
+           ruff, ruff4)
     values = np.full(32, -1, np.int64)
     guess = -1
     for i in range(n_reps):
