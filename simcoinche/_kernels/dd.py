@@ -54,17 +54,18 @@ from simcoinche._kernels.layout import PROFILE_LEN
 from simcoinche._kernels.play import WIN_KEY, card_points, legal_mask_win
 from simcoinche._kernels.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
 
-# Transposition table: 2 ** TT_LOG2 slots (buckets of two), three int64 words a slot:
-# key word 0, key word 1, data.
-TT_LOG2 = 16
-# Key word 0: the cards still in the hands (bits 0..31); within one solve the deal is
-# fixed, so this says who holds what. Key word 1: the seat to play (bits 0..1), in 2..4
-# the "capot still possible" flag (points search) or the sweeping seat (sweep searches),
-# the search mode in 5..6, the solve stamp from bit 7.
-_KEY_FIELD = 2
-_KEY_MODE = 5
-_KEY_STAMP = 7
-_STAMP_MAX = (1 << 40) - 1
+# Transposition table: 2 ** TT_LOG2 slots (buckets of two), two int64 words a slot: key,
+# data.
+TT_LOG2 = 17
+# Key: the cards still in the hands (bits 0..31; within one solve the deal is fixed, so
+# this says who holds what), the seat to play in 32..33, in 34..36 the "capot still
+# possible" flag (points search) or the sweeping seat (sweep searches), the search mode
+# in 37..38, the solve stamp from bit 39.
+_KEY_SEAT = 32
+_KEY_FIELD = 34
+_KEY_MODE = 37
+_KEY_STAMP = 39
+_STAMP_MAX = (1 << 24) - 1
 # Data word: lower bound + 512 in bits 0..15, upper bound + 512 in 16..31, best card + 1
 # in 32..39.
 _BIAS = 512
@@ -95,7 +96,9 @@ W_TRUMP = W_STAMP + 4             # contract kind of the search
 W_MODE = W_STAMP + 5              # search mode (MODE_*)
 W_TARGET = W_STAMP + 6            # sweeping seat (sweep modes)
 W_TRUMP_PTS = W_STAMP + 7         # [256] points of a set of trumps (strength-ordered byte)
-W_TABLE = W_TRUMP_PTS + 256       # [3 * 2**log2] transposition table: key 0, key 1, data
+W_CHILD = W_TRUMP_PTS + 256      # [4] root_values: the trick after the card tried
+W_CARD_VALUES = W_CHILD + 4       # [32] root_values: value per card tried (-1: none)
+W_TABLE = W_CARD_VALUES + 32      # [2 * 2**log2] transposition table: key, data
 W_LEN = W_TABLE                   # length without the table
 
 
@@ -184,9 +187,9 @@ BY_STRENGTH, ABOVE, TOP_K = _strength_tables()
 class Scratch(NamedTuple):
     """Working memory of one solving thread (allocated once, see :func:`new_scratch`).
 
-    ``work`` int64[W_TABLE + 3 * 2**log2]: the packed profile of the current solve,
+    ``work`` int64[W_TABLE + 2 * 2**log2]: the packed profile of the current solve,
     hands, points, candidates, killers and counters at the ``W_*`` offsets, then the
-    transposition table (key word 0, key word 1, data per slot). One array, so the
+    transposition table (key, data per slot). One array, so the
     search passes a single array down its recursion.
     """
 
@@ -195,8 +198,8 @@ class Scratch(NamedTuple):
 
 @njit(cache=True)
 def new_scratch(tt_log2=TT_LOG2):
-    """A fresh :class:`Scratch` (``3 * 8 * 2**tt_log2`` bytes of table, 1.5 MiB by default)."""
-    S = Scratch(np.zeros(W_TABLE + (3 << tt_log2), np.int64))
+    """A fresh :class:`Scratch` (``2 * 8 * 2**tt_log2`` bytes of table, 2 MiB by default)."""
+    S = Scratch(np.zeros(W_TABLE + (2 << tt_log2), np.int64))
     S.work[W_SHIFT] = 64 - tt_log2
     return S
 
@@ -231,12 +234,12 @@ def begin_solve(S, hands, trump, prof):
     W[W_EQ_CARDS] = eq
     # Points of each set of trumps, given as a byte in strength order (BY_STRENGTH).
     if trump < 4:
-        for b in range(256):
-            tp = 0
-            for k in range(8):
-                if (b >> (7 - k)) & 1:
-                    tp += W[W_POINTS + ORDER[trump, trump, k]]
-            W[W_TRUMP_PTS + b] = tp
+        W[W_TRUMP_PTS] = 0
+        for b in range(1, 256):
+            # The byte without its lowest bit, plus that trump (bit i: strength 7 - i).
+            low = _lowest_card(b)
+            W[W_TRUMP_PTS + b] = (W[W_TRUMP_PTS + (b & (b - 1))]
+                                  + W[W_POINTS + ORDER[trump, trump, 7 - low]])
     stamp = W[W_STAMP] + 1
     if stamp > _STAMP_MAX:
         W[W_TABLE:] = 0
@@ -297,36 +300,36 @@ def _ruffs(h, trump):
 
 
 @njit(cache=True, inline="always")
-def _slot(W, k0, k1):
+def _slot(W, key):
     """First slot of the key's bucket (buckets are two adjacent slots)."""
-    h = k0 * np.int64(-7046029254386353131) + k1 * np.int64(-4417276706812531889)
+    h = key * np.int64(-7046029254386353131)
     h ^= (h >> 29) & np.int64(0x7FFFFFFFF)
     h *= np.int64(-4658895280553007687)
     return ((h >> W[W_SHIFT]) & ((np.int64(1) << (64 - W[W_SHIFT])) - 1)) & ~np.int64(1)
 
 
 @njit(cache=True, inline="always")
-def _probe(W, i, k0, k1):
-    """Slot of bucket ``i`` holding the key ``(k0, k1)``, or -1."""
-    e = W_TABLE + 3 * i
-    if W[e] == k0 and W[e + 1] == k1:
+def _probe(W, i, key):
+    """Slot of bucket ``i`` holding ``key``, or -1."""
+    e = W_TABLE + 2 * i
+    if W[e] == key:
         return i
-    if W[e + 3] == k0 and W[e + 4] == k1:
+    if W[e + 2] == key:
         return i + 1
     return -1
 
 
 @njit(cache=True, inline="always")
-def _store(W, i, k0, k1, lo, hi, card, n_cards):
-    """Merge bounds ``[lo, hi]`` and the best card into the entry of ``(k0, k1)`` of
-    bucket ``i``.
+def _store(W, i, key, lo, hi, card, n_cards):
+    """Merge bounds ``[lo, hi]`` and the best card into the entry of ``key`` of bucket
+    ``i``.
 
     Replacement: the first slot of a bucket keeps the position with more cards left
     (a larger subtree) of the current solve; the second takes every other write.
     """
-    j = _probe(W, i, k0, k1)
+    j = _probe(W, i, key)
     if j >= 0:
-        d = W[W_TABLE + 3 * j + 2]
+        d = W[W_TABLE + 2 * j + 1]
         old_lo = (d & 0xFFFF) - _BIAS
         old_hi = ((d >> 16) & 0xFFFF) - _BIAS
         if old_lo > lo:
@@ -336,15 +339,15 @@ def _store(W, i, k0, k1, lo, hi, card, n_cards):
         if card < 0:
             card = ((d >> 32) & 0xFF) - 1
     else:
-        stale = (W[W_TABLE + 3 * i + 1] >> _KEY_STAMP) != (k1 >> _KEY_STAMP)
-        if stale or _popcount(W[W_TABLE + 3 * i]) <= n_cards:
+        old = W[W_TABLE + 2 * i]
+        stale = (old >> _KEY_STAMP) != (key >> _KEY_STAMP)
+        if stale or _popcount(old & 0xFFFFFFFF) <= n_cards:
             j = i
         else:
             j = i + 1
-    e = W_TABLE + 3 * j
-    W[e] = k0
-    W[e + 1] = k1
-    W[e + 2] = (lo + _BIAS) | ((hi + _BIAS) << 16) | ((card + 1) << 32)
+    e = W_TABLE + 2 * j
+    W[e] = key
+    W[e + 1] = (lo + _BIAS) | ((hi + _BIAS) << 16) | ((card + 1) << 32)
 
 
 @njit(cache=True, inline="always")
@@ -650,7 +653,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
 
     Parameters
     ----------
-    W : int64[W_TABLE + 3 * 2**log2]
+    W : int64[W_TABLE + 2 * 2**log2]
         The :class:`Scratch` work array (it is also the packed profile);
         ``W[W_HANDS:W_HANDS + 4]`` holds the cards each seat still has (updated and
         restored in place).
@@ -700,17 +703,17 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
         return _last_trick(W, trump, mode, target, seat, capot_open)
     hint = _NO_CARD
     bucket = 0
-    k1 = np.int64(0)
+    key = np.int64(0)
     ruff = 0
     ruff4 = 0
     if n == 0:
         field = capot_open if mode == MODE_POINTS else target
-        k1 = (seat | (field << _KEY_FIELD) | (mode << _KEY_MODE)
-              | (W[W_STAMP] << _KEY_STAMP))
-        bucket = _slot(W, rem, k1)
-        j = _probe(W, bucket, rem, k1)
+        key = (rem | (seat << _KEY_SEAT) | (field << _KEY_FIELD) | (mode << _KEY_MODE)
+               | (W[W_STAMP] << _KEY_STAMP))
+        bucket = _slot(W, key)
+        j = _probe(W, bucket, key)
         if j >= 0:
-            d = W[W_TABLE + 3 * j + 2]
+            d = W[W_TABLE + 2 * j + 1]
             lo = (d & 0xFFFF) - _BIAS
             hi = ((d >> 16) & 0xFFFF) - _BIAS
             if lo >= beta or lo == hi:
@@ -735,11 +738,11 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             # The last two tricks: a flat alpha-beta, cheaper than searching card by card.
             v = _two_tricks(W, trump, mode, target, seat, capot_open, alpha, beta)
             if v <= alpha:
-                _store(W, bucket, rem, k1, 0, v, -1, 8)
+                _store(W, bucket, key, 0, v, -1, 8)
             elif v >= beta:
-                _store(W, bucket, rem, k1, v, INF, -1, 8)
+                _store(W, bucket, key, v, INF, -1, 8)
             else:
-                _store(W, bucket, rem, k1, v, v, -1, 8)
+                _store(W, bucket, key, v, v, -1, 8)
             return v
     hand = W[W_HANDS + seat]
     if n == 0:
@@ -768,12 +771,12 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 nws = seat
             team0 = (nws & 1) == 0
             g = trick_pts + W[W_POINTS + c] if team0 else 0
-            ck1 = (nws | ((capot_open if team0 else 0) << _KEY_FIELD)
-                   | (W[W_STAMP] << _KEY_STAMP))
-            crem = rem ^ (np.int64(1) << c)
-            j = _probe(W, _slot(W, crem, ck1), crem, ck1)
+            ckey = ((rem ^ (np.int64(1) << c)) | (nws << _KEY_SEAT)
+                    | ((capot_open if team0 else 0) << _KEY_FIELD)
+                    | (W[W_STAMP] << _KEY_STAMP))
+            j = _probe(W, _slot(W, ckey), ckey)
             if j >= 0:
-                d = W[W_TABLE + 3 * j + 2]
+                d = W[W_TABLE + 2 * j + 1]
                 if maximizing:
                     lo = (d & 0xFFFF) - _BIAS + g
                     if lo >= beta:
@@ -851,11 +854,11 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
     if n == 0:
         # A fail-low result is an upper bound, a fail-high one a lower bound.
         if best <= alpha:
-            _store(W, bucket, rem, k1, 0, best, best_card, _popcount(rem))
+            _store(W, bucket, key, 0, best, best_card, _popcount(rem))
         elif best >= beta:
-            _store(W, bucket, rem, k1, best, INF, best_card, _popcount(rem))
+            _store(W, bucket, key, best, INF, best_card, _popcount(rem))
         else:
-            _store(W, bucket, rem, k1, best, best, best_card, _popcount(rem))
+            _store(W, bucket, key, best, best, best_card, _popcount(rem))
     return best
 
 
@@ -996,7 +999,9 @@ def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_val
     for c in range(32):
         if (cards >> c) & 1:
             tp += W[W_POINTS + c]
-    child = np.zeros(4, np.int64)
+    # The trick after the card tried and the value of each card tried, in the scratch (no
+    # allocation per call).
+    child = W[W_CHILD:W_CHILD + 4]
     for p in range(n):
         child[p] = trick[p]
     # Search one card of each class of equivalent cards, the most promising first (its
@@ -1007,7 +1012,8 @@ def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_val
     ruff = ruff4 | _ruffs(W[W_HANDS + ((seat + 1) & 3)], trump)
     _order(W, base, MAX_PLY - 1, n_reps, seat, n, led, win, ws, trump, _NO_CARD, rem & ~hand,
            ruff, ruff4)
-    values = np.full(32, -1, np.int64)
+    values = W[W_CARD_VALUES:W_CARD_VALUES + 32]
+    values[:] = -1
     guess = -1
     for i in range(n_reps):
         c = W[base + i]
@@ -1058,7 +1064,7 @@ def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_val
 def solve_deal(S, hands, dealer, trump, prof, guess):
     """Team 0's DD card points of a whole deal (opening lead by seat ``dealer + 1``)."""
     begin_solve(S, hands, trump, prof)
-    trick = np.zeros(4, np.int64)
+    trick = S.work[W_CHILD:W_CHILD + 4]  # (not read: no card in the trick)
     return solve_value(S, trump, prof, (dealer + 1) & 3, trick, 0, 1, guess)
 
 
