@@ -71,6 +71,9 @@ _STAMP_MAX = (1 << 24) - 1
 _BIAS = 512
 
 _NO_CARD = -1
+# The most points a team can take without winning every trick (152 card points + 10 for
+# the last trick); 252 on a capot.
+_NO_CAPOT_MAX = 162
 INF = 10_000
 
 # Search modes: team 0's points; whether a team (capot) or a seat (générale) can win
@@ -385,13 +388,15 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
     """Sort the ``k`` candidates at ``W[base:]`` best-first for ``seat``.
 
     Score: the table's card first, then (for a leader) the killers of this ply, then a
-    static guess. A leader cashes its
-    masters (no other seat holds a stronger card of the suit), richest first, then leads
-    its cheapest cards. A follower who can take the trick from the opponents does it with
-    its cheapest winning card, one the next opponent cannot beat first; one whose partner
-    wins gives it points if the next opponent cannot take the trick, else its cheapest
-    card; otherwise it throws the cheapest card. ``others``: the cards the other seats
-    hold. (Measured in
+    static guess. A leader cashes its masters (no other seat holds a stronger card of the
+    suit) that no opponent can trump, richest first, then leads its cheapest cards: first
+    under a partner's master the 4th hand cannot trump, then in a suit the partner would
+    trump. A follower who can take the trick from the opponents does it with its cheapest
+    winning card, one the next opponent cannot beat first; one whose partner wins gives it
+    points if the next opponent cannot take the trick, else beats that opponent's best
+    card if it can, else plays its cheapest card; otherwise it throws the cheapest card.
+    ``others``: the cards the other seats hold; ``ruff`` / ``ruff4``: the suits the
+    leader's opponents / the 4th hand would trump (leads only). (Measured in
     ``benchmarks/dd.py``: masters first cut the nodes by a quarter; a history of cut-offs
     did not pay for itself, and killers at followers' nodes cost a third of the time.)
     """
@@ -405,10 +410,14 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
         if follow:
             omax = TOP_KEY[trump, led, follow]
         elif trump < 4:
-            ruff = (opp >> (8 * trump)) & 0xFF
-            if ruff:
-                omax = TOP_KEY[trump, trump, ruff]
+            trumps = (opp >> (8 * trump)) & 0xFF
+            if trumps:
+                omax = TOP_KEY[trump, trump, trumps]
     part = W[W_HANDS + (seat ^ 2)]
+    ruff2 = 0
+    if n == 0:
+        # The suits the partner would trump.
+        ruff2 = _ruffs(part, trump)
     k0 = W[W_KILLER + 2 * ply]
     k1 = W[W_KILLER + 2 * ply + 1]
     for i in range(k):
@@ -425,12 +434,14 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
                 sc = (np.int64(1) << 16) + p * 64
             else:
                 # Otherwise lead cheap, first under a partner's master that the 4th hand
-                # cannot trump.
+                # cannot trump, then in a suit the partner would trump.
                 sc = -p * 64
                 b = (others >> (8 * su)) & 0xFF
                 top = ORDER[trump, su, TOP_K[0 if (trump == 5 or su == trump) else 1, b]]
                 if (part >> top) & 1 and not (ruff4 >> su) & 1:
                     sc += 1 << 12
+                elif (ruff2 >> su) & 1:
+                    sc += 1 << 11
         else:
             wins = WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win_card]
             if win_seat == (seat ^ 2):
@@ -491,16 +502,19 @@ def _sure_bounds(W, trump, seat, rem, rem_pts, capot_open, ruff):
         elif t1:
             sure1 = W[W_TRUMP_PTS + (t1 & ABOVE[t0])]
             who1 = True
-    # The leader's masters of the suits no opponent can trump: leading one wins this
-    # trick (a trump master is counted above).
+    # The masters of the leader's side in the suits no opponent can trump: leading the
+    # suit wins this trick (a trump master is counted above).
     hand = W[W_HANDS + seat]
+    part = W[W_HANDS + (seat ^ 2)]
     cash = -1
     for su in range(4):
         b = (rem >> (8 * su)) & 0xFF
         if su == trump or b == 0 or (ruff >> su) & 1:
             continue
         c = ORDER[trump, su, TOP_K[0 if trump == 5 else 1, b]]
-        if (hand >> c) & 1 and W[W_POINTS + c] > cash:
+        # The leader's master, or its partner's when the leader can lead the suit.
+        if ((hand >> c) & 1 or ((part >> c) & 1 and (hand >> (8 * su)) & 0xFF)) and (
+                W[W_POINTS + c] > cash):
             cash = W[W_POINTS + c]
     if cash >= 0:
         if seat & 1:
@@ -918,6 +932,16 @@ def search_window(S, trump, prof, leader, trick, n, capot_open, alpha, beta):
     return _root(S, trump, MODE_POINTS, 0, leader, trick, n, capot_open, alpha, beta)
 
 
+@njit(cache=True, inline="always")
+def _midpoint(lower, upper):
+    """The next probe in ``(lower, upper]``: the middle, but never beyond 163 while a
+    smaller value is still possible (a team's points are at most 152 + 10 unless it
+    takes every trick: 163..251 never occur, so a probe there only asks "capot?")."""
+    if lower < _NO_CAPOT_MAX < upper:
+        return (lower + _NO_CAPOT_MAX + 2) // 2
+    return (lower + upper + 1) // 2
+
+
 @njit(cache=True)
 def solve_value(S, trump, prof, leader, trick, n, capot_open, guess):
     """Exact future points of team 0 from the position loaded by :func:`begin_solve`.
@@ -935,7 +959,7 @@ def solve_value(S, trump, prof, leader, trick, n, capot_open, guess):
             lower = v
         else:
             upper = v
-        g = (lower + upper + 1) // 2
+        g = _midpoint(lower, upper)
     return lower
 
 
@@ -955,16 +979,16 @@ def solve_near(S, trump, prof, leader, trick, n, capot_open, guess):
         v = search_window(S, trump, prof, leader, trick, n, capot_open, g - 1, g)
         if v >= g:
             lower = v
-            g = min(lower + step, upper) if step else (lower + upper + 1) // 2
+            g = min(lower + step, upper) if step else _midpoint(lower, upper)
         else:
             upper = v
-            g = max(upper - step + 1, lower + 1) if step else (lower + upper + 1) // 2
+            g = max(upper - step + 1, lower + 1) if step else _midpoint(lower, upper)
         if step:
             step *= 2
             if step > 8:
                 step = 0
         if g <= lower or g > upper:
-            g = (lower + upper + 1) // 2
+            g = _midpoint(lower, upper)
     return lower
 
 
