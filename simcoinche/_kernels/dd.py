@@ -866,9 +866,10 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 W[W_KILLER + 2 * ply] = c
             break
     if n == 0:
-        # A fail-low result is an upper bound, a fail-high one a lower bound.
+        # A fail-low result is an upper bound, a fail-high one a lower bound. After a fail
+        # low no card is known to be best: the entry keeps its earlier card, if any.
         if best <= alpha:
-            _store(W, bucket, key, 0, best, best_card, _popcount(rem))
+            _store(W, bucket, key, 0, best, -1, _popcount(rem))
         elif best >= beta:
             _store(W, bucket, key, best, INF, best_card, _popcount(rem))
         else:
