@@ -22,21 +22,27 @@ Search (all numbers measured in ``benchmarks/dd.py``):
   the deal is fixed, so the set of cards still in the hands, the leader and one flag
   ("team 0 has won every trick so far": a capot is still possible) identify a position
   exactly; the key also carries a solve stamp so the table is never cleared between
-  solves. Entries hold a lower and an upper bound and the best card; two slots per
-  bucket (deeper kept, newest always written);
+  solves. Entries (one key word, one data word) hold a lower and an upper bound and the
+  best card; two slots per bucket (deeper kept, newest always written);
 - equivalent cards searched once: two cards of one hand and one suit, adjacent in the
   suit's order among the cards still in play (the trick in progress included) and worth
   the same points, lead to the same values;
 - move ordering: the table's card, killers of the leads, and a static order (a leader cashes
-  its masters, richest first; a follower wins the trick cheaply, gives points to a
-  partner who wins, or discards its cheapest card);
+  its masters that no opponent can trump, richest first, else leads cheap, first under a
+  partner's master or into a partner's ruff; a follower wins the trick cheaply, gives
+  points to a partner who wins, or discards its cheapest card);
 - bounds from the points still in play: team 0 cannot get more than the points left
-  plus the last trick (plus the capot bonus while a capot is possible);
+  plus the last trick (plus the capot bonus while a capot is possible); at a trick
+  boundary, minus the points sure to team 1 and at least the points sure to team 0: the
+  trumps a team holds above the other team's best trump (each falls in a trick its team
+  wins), and the master of a suit no opponent can trump that the leader's side can lead
+  (a sure trick of team 1 also rules out team 0's capot);
 - enhanced transposition cut-offs: the last card of a trick first looks up the
   positions each of its cards leads to;
 - the last two tricks by plain minimax (at most 16 lines), the last one directly;
 - exact values by null-window probes ("can team 0 reach T?") that halve the interval of
-  possible values, the table's bounds kept from one probe to the next.
+  possible values (163..251 never occur), the table's bounds kept from one probe to the
+  next.
 
 No allocation per node: the scratch (:func:`new_scratch`) is made once per thread.
 """
@@ -860,8 +866,8 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             if v < b:
                 b = v
         if a >= b:
-            # Cut-off: remember the card for this ply (killer).
-            if W[W_KILLER + 2 * ply] != c:
+            # Cut-off: remember the card for this ply (killer; only leads use them).
+            if n == 0 and W[W_KILLER + 2 * ply] != c:
                 W[W_KILLER + 2 * ply + 1] = W[W_KILLER + 2 * ply]
                 W[W_KILLER + 2 * ply] = c
             break
