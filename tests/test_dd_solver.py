@@ -157,3 +157,18 @@ def test_stephanoise_and_sans_atout_tables_are_used(scratch):
     assert _value(scratch, spec, 0, 4, STEPHANOISE, capot_open=True) == 11 + 11 + 100
     jacks = ["JS JH", "7S 7H", "8S 8H", "AS AH"]
     assert _value(scratch, jacks, 0, 5, CLASSIC) == 14 + 6 + 14 + 6 + 10
+
+
+def test_sure_points_bounds_trumps_split_between_partners_and_partners_master(scratch):
+    """The search's sure-points bounds at a trick boundary: trumps a team holds above the
+    other team's best trump fall in tricks that team wins even when split between the
+    partners (team 1's JH and 9H: team 0 keeps 25 of 94), and a suit's master held by the
+    leader's partner is sure when the leader can lead the suit and nobody can trump
+    (seat 0 leads the 7C to seat 2's AC: 35, at hearts and at sans-atout). Values equal
+    the exhaustive minimax with the capot still open or not."""
+    split = ["AH AS TS", "JH 7S 7D", "KS QS 8D", "9H 8S AD"]
+    assert _value(scratch, split, 0, 1, capot_open=True) == 25
+    assert _value(scratch, split, 0, 1, capot_open=False) == 25
+    partner = ["7C 8S 7D", "9C 9S 8D", "AC TS 9D", "8C KS TD"]
+    assert _value(scratch, partner, 0, 1, capot_open=True) == 35
+    assert _value(scratch, partner, 0, 4, capot_open=True) == 35

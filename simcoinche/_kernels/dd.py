@@ -22,21 +22,27 @@ Search (all numbers measured in ``benchmarks/dd.py``):
   the deal is fixed, so the set of cards still in the hands, the leader and one flag
   ("team 0 has won every trick so far": a capot is still possible) identify a position
   exactly; the key also carries a solve stamp so the table is never cleared between
-  solves. Entries hold a lower and an upper bound and the best card; two slots per
-  bucket (deeper kept, newest always written);
+  solves. Entries (one key word, one data word) hold a lower and an upper bound and the
+  best card; two slots per bucket (deeper kept, newest always written);
 - equivalent cards searched once: two cards of one hand and one suit, adjacent in the
   suit's order among the cards still in play (the trick in progress included) and worth
   the same points, lead to the same values;
 - move ordering: the table's card, killers of the leads, and a static order (a leader cashes
-  its masters, richest first; a follower wins the trick cheaply, gives points to a
-  partner who wins, or discards its cheapest card);
+  its masters that no opponent can trump, richest first, else leads cheap, first under a
+  partner's master or into a partner's ruff; a follower wins the trick cheaply, gives
+  points to a partner who wins, or discards its cheapest card);
 - bounds from the points still in play: team 0 cannot get more than the points left
-  plus the last trick (plus the capot bonus while a capot is possible);
+  plus the last trick (plus the capot bonus while a capot is possible); at a trick
+  boundary, minus the points sure to team 1 and at least the points sure to team 0: the
+  trumps a team holds above the other team's best trump (each falls in a trick its team
+  wins), and the master of a suit no opponent can trump that the leader's side can lead
+  (a sure trick of team 1 also rules out team 0's capot);
 - enhanced transposition cut-offs: the last card of a trick first looks up the
   positions each of its cards leads to;
 - the last two tricks by plain minimax (at most 16 lines), the last one directly;
 - exact values by null-window probes ("can team 0 reach T?") that halve the interval of
-  possible values, the table's bounds kept from one probe to the next.
+  possible values (163..251 never occur), the table's bounds kept from one probe to the
+  next.
 
 No allocation per node: the scratch (:func:`new_scratch`) is made once per thread.
 """
@@ -54,22 +60,26 @@ from simcoinche._kernels.layout import PROFILE_LEN
 from simcoinche._kernels.play import WIN_KEY, card_points, legal_mask_win
 from simcoinche._kernels.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
 
-# Transposition table: 2 ** TT_LOG2 slots (buckets of two), three int64 words a slot:
-# key word 0, key word 1, data.
-TT_LOG2 = 16
-# Key word 0: the cards still in the hands (bits 0..31); within one solve the deal is
-# fixed, so this says who holds what. Key word 1: the seat to play (bits 0..1), in 2..4
-# the "capot still possible" flag (points search) or the sweeping seat (sweep searches),
-# the search mode in 5..6, the solve stamp from bit 7.
-_KEY_FIELD = 2
-_KEY_MODE = 5
-_KEY_STAMP = 7
-_STAMP_MAX = (1 << 40) - 1
+# Transposition table: 2 ** TT_LOG2 slots (buckets of two), two int64 words a slot: key,
+# data.
+TT_LOG2 = 17
+# Key: the cards still in the hands (bits 0..31; within one solve the deal is fixed, so
+# this says who holds what), the seat to play in 32..33, in 34..36 the "capot still
+# possible" flag (points search) or the sweeping seat (sweep searches), the search mode
+# in 37..38, the solve stamp from bit 39.
+_KEY_SEAT = 32
+_KEY_FIELD = 34
+_KEY_MODE = 37
+_KEY_STAMP = 39
+_STAMP_MAX = (1 << 24) - 1
 # Data word: lower bound + 512 in bits 0..15, upper bound + 512 in 16..31, best card + 1
 # in 32..39.
 _BIAS = 512
 
 _NO_CARD = -1
+# The most points a team can take without winning every trick (152 card points + 10 for
+# the last trick); 252 on a capot.
+_NO_CAPOT_MAX = 162
 INF = 10_000
 
 # Search modes: team 0's points; whether a team (capot) or a seat (générale) can win
@@ -94,7 +104,10 @@ W_EQ_CARDS = W_STAMP + 3          # cards that have an equal-point stronger neig
 W_TRUMP = W_STAMP + 4             # contract kind of the search
 W_MODE = W_STAMP + 5              # search mode (MODE_*)
 W_TARGET = W_STAMP + 6            # sweeping seat (sweep modes)
-W_TABLE = W_STAMP + 7             # [3 * 2**log2] transposition table: key 0, key 1, data
+W_TRUMP_PTS = W_STAMP + 7         # [256] points of a set of trumps (strength-ordered byte)
+W_CHILD = W_TRUMP_PTS + 256      # [4] root_values: the trick after the card tried
+W_CARD_VALUES = W_CHILD + 4       # [32] root_values: value per card tried (-1: none)
+W_TABLE = W_CARD_VALUES + 32      # [2 * 2**log2] transposition table: key, data
 W_LEN = W_TABLE                   # length without the table
 
 
@@ -151,12 +164,41 @@ def _top_keys() -> np.ndarray:
 TOP_KEY = _top_keys()
 
 
+def _strength_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Byte tables for a suit's cards (a byte, bit = rank).
+
+    ``BY_STRENGTH[byte]``: the same cards in trump strength order (bit 7 = J, 6 = 9,
+    5 = A, 4 = T, 3 = K, 2 = Q, 1 = 8, 0 = 7); ``ABOVE[byte]``: the bits above the highest
+    set bit of ``byte`` (all eight for 0); ``TOP_K[plain, byte]``: the strength index (0 =
+    strongest) of the strongest card of ``byte`` in trump order (``plain`` 0) or plain
+    order (1), 8 for no card.
+    """
+    by_strength = np.zeros(256, dtype=np.int64)
+    above = np.zeros(256, dtype=np.int64)
+    top_k = np.full((2, 256), 8, dtype=np.int64)
+    for b in range(256):
+        for k in range(8):
+            if (b >> (ORDER[0, 0, k] & 7)) & 1:
+                by_strength[b] |= 1 << (7 - k)
+        above[b] = 0xFF & ~((1 << b.bit_length()) - 1)
+        for plain in range(2):
+            for k in range(8):
+                # Kind 0, suit 0: trump order; kind 4 (sans-atout): plain order.
+                if (b >> (ORDER[4 * plain, 0, k] & 7)) & 1:
+                    top_k[plain, b] = k
+                    break
+    return by_strength, above, top_k
+
+
+BY_STRENGTH, ABOVE, TOP_K = _strength_tables()
+
+
 class Scratch(NamedTuple):
     """Working memory of one solving thread (allocated once, see :func:`new_scratch`).
 
-    ``work`` int64[W_TABLE + 3 * 2**log2]: the packed profile of the current solve,
+    ``work`` int64[W_TABLE + 2 * 2**log2]: the packed profile of the current solve,
     hands, points, candidates, killers and counters at the ``W_*`` offsets, then the
-    transposition table (key word 0, key word 1, data per slot). One array, so the
+    transposition table (key, data per slot). One array, so the
     search passes a single array down its recursion.
     """
 
@@ -165,8 +207,8 @@ class Scratch(NamedTuple):
 
 @njit(cache=True)
 def new_scratch(tt_log2=TT_LOG2):
-    """A fresh :class:`Scratch` (``3 * 8 * 2**tt_log2`` bytes of table, 1.5 MiB by default)."""
-    S = Scratch(np.zeros(W_TABLE + (3 << tt_log2), np.int64))
+    """A fresh :class:`Scratch` (``2 * 8 * 2**tt_log2`` bytes of table, 2 MiB by default)."""
+    S = Scratch(np.zeros(W_TABLE + (2 << tt_log2), np.int64))
     S.work[W_SHIFT] = 64 - tt_log2
     return S
 
@@ -199,6 +241,14 @@ def begin_solve(S, hands, trump, prof):
             else:
                 W[W_ABOVE_EQ + c] = -1
     W[W_EQ_CARDS] = eq
+    # Points of each set of trumps, given as a byte in strength order (BY_STRENGTH).
+    if trump < 4:
+        W[W_TRUMP_PTS] = 0
+        for b in range(1, 256):
+            # The byte without its lowest bit, plus that trump (bit i: strength 7 - i).
+            low = _lowest_card(b)
+            W[W_TRUMP_PTS + b] = (W[W_TRUMP_PTS + (b & (b - 1))]
+                                  + W[W_POINTS + ORDER[trump, trump, 7 - low]])
     stamp = W[W_STAMP] + 1
     if stamp > _STAMP_MAX:
         W[W_TABLE:] = 0
@@ -242,36 +292,53 @@ def _lowest_card(x):
 
 
 @njit(cache=True, inline="always")
-def _slot(W, k0, k1):
+def _ruffs(h, trump):
+    """Suit contract: the suits (bit mask, bit = suit) in which hand ``h`` is void while
+    holding a trump (it would trump a lead of them); 0 at sans-atout and tout-atout."""
+    if trump >= 4:
+        return 0
+    # Bit 8 * s of x: the hand holds a card of suit s.
+    x = h | (h >> 4)
+    x |= x >> 2
+    x |= x >> 1
+    x &= 0x01010101
+    suits = (x | (x >> 7) | (x >> 14) | (x >> 21)) & 0xF
+    if (suits >> trump) & 1:
+        return ~suits & 0xF
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _slot(W, key):
     """First slot of the key's bucket (buckets are two adjacent slots)."""
-    h = k0 * np.int64(-7046029254386353131) + k1 * np.int64(-4417276706812531889)
+    h = key * np.int64(-7046029254386353131)
     h ^= (h >> 29) & np.int64(0x7FFFFFFFF)
     h *= np.int64(-4658895280553007687)
     return ((h >> W[W_SHIFT]) & ((np.int64(1) << (64 - W[W_SHIFT])) - 1)) & ~np.int64(1)
 
 
 @njit(cache=True, inline="always")
-def _probe(W, i, k0, k1):
-    """Slot of bucket ``i`` holding the key ``(k0, k1)``, or -1."""
-    e = W_TABLE + 3 * i
-    if W[e] == k0 and W[e + 1] == k1:
+def _probe(W, i, key):
+    """Slot of bucket ``i`` holding ``key``, or -1."""
+    e = W_TABLE + 2 * i
+    if W[e] == key:
         return i
-    if W[e + 3] == k0 and W[e + 4] == k1:
+    if W[e + 2] == key:
         return i + 1
     return -1
 
 
 @njit(cache=True, inline="always")
-def _store(W, i, k0, k1, lo, hi, card, n_cards):
-    """Merge bounds ``[lo, hi]`` and the best card into the entry of ``(k0, k1)`` of
-    bucket ``i``.
+def _store(W, i, key, lo, hi, card, n_cards):
+    """Merge bounds ``[lo, hi]`` and the best card into the entry of ``key`` of bucket
+    ``i``.
 
     Replacement: the first slot of a bucket keeps the position with more cards left
     (a larger subtree) of the current solve; the second takes every other write.
     """
-    j = _probe(W, i, k0, k1)
+    j = _probe(W, i, key)
     if j >= 0:
-        d = W[W_TABLE + 3 * j + 2]
+        d = W[W_TABLE + 2 * j + 1]
         old_lo = (d & 0xFFFF) - _BIAS
         old_hi = ((d >> 16) & 0xFFFF) - _BIAS
         if old_lo > lo:
@@ -281,15 +348,15 @@ def _store(W, i, k0, k1, lo, hi, card, n_cards):
         if card < 0:
             card = ((d >> 32) & 0xFF) - 1
     else:
-        stale = (W[W_TABLE + 3 * i + 1] >> _KEY_STAMP) != (k1 >> _KEY_STAMP)
-        if stale or _popcount(W[W_TABLE + 3 * i]) <= n_cards:
+        old = W[W_TABLE + 2 * i]
+        stale = (old >> _KEY_STAMP) != (key >> _KEY_STAMP)
+        if stale or _popcount(old & 0xFFFFFFFF) <= n_cards:
             j = i
         else:
             j = i + 1
-    e = W_TABLE + 3 * j
-    W[e] = k0
-    W[e + 1] = k1
-    W[e + 2] = (lo + _BIAS) | ((hi + _BIAS) << 16) | ((card + 1) << 32)
+    e = W_TABLE + 2 * j
+    W[e] = key
+    W[e + 1] = (lo + _BIAS) | ((hi + _BIAS) << 16) | ((card + 1) << 32)
 
 
 @njit(cache=True, inline="always")
@@ -322,17 +389,20 @@ def _candidates(W, base, legal, in_play):
 
 
 @njit(cache=True, inline="always")
-def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, others):
+def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, others, ruff,
+           ruff4):
     """Sort the ``k`` candidates at ``W[base:]`` best-first for ``seat``.
 
     Score: the table's card first, then (for a leader) the killers of this ply, then a
-    static guess. A leader cashes its
-    masters (no other seat holds a stronger card of the suit), richest first, then leads
-    its cheapest cards. A follower who can take the trick from the opponents does it with
-    its cheapest winning card, one the next opponent cannot beat first; one whose partner
-    wins gives it points if the next opponent cannot take the trick, else its cheapest
-    card; otherwise it throws the cheapest card. ``others``: the cards the other seats
-    hold. (Measured in
+    static guess. A leader cashes its masters (no other seat holds a stronger card of the
+    suit) that no opponent can trump, richest first, then leads its cheapest cards: first
+    under a partner's master the 4th hand cannot trump, then in a suit the partner would
+    trump. A follower who can take the trick from the opponents does it with its cheapest
+    winning card, one the next opponent cannot beat first; one whose partner wins gives it
+    points if the next opponent cannot take the trick, else beats that opponent's best
+    card if it can, else plays its cheapest card; otherwise it throws the cheapest card.
+    ``others``: the cards the other seats hold; ``ruff`` / ``ruff4``: the suits the
+    leader's opponents / the 4th hand would trump (leads only). (Measured in
     ``benchmarks/dd.py``: masters first cut the nodes by a quarter; a history of cut-offs
     did not pay for itself, and killers at followers' nodes cost a third of the time.)
     """
@@ -346,9 +416,14 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
         if follow:
             omax = TOP_KEY[trump, led, follow]
         elif trump < 4:
-            ruff = (opp >> (8 * trump)) & 0xFF
-            if ruff:
-                omax = TOP_KEY[trump, trump, ruff]
+            trumps = (opp >> (8 * trump)) & 0xFF
+            if trumps:
+                omax = TOP_KEY[trump, trump, trumps]
+    part = W[W_HANDS + (seat ^ 2)]
+    ruff2 = 0
+    if n == 0:
+        # The suits the partner would trump.
+        ruff2 = _ruffs(part, trump)
     k0 = W[W_KILLER + 2 * ply]
     k1 = W[W_KILLER + 2 * ply + 1]
     for i in range(k):
@@ -359,19 +434,31 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
         elif n == 0 and (c == k0 or c == k1):
             sc = np.int64(1) << 36
         elif n == 0:
-            if (STRONGER[trump, c] & others) == 0:
-                # A master: cash it, the richest first.
+            su = c >> 3
+            if (STRONGER[trump, c] & others) == 0 and not (ruff >> su) & 1:
+                # A master no opponent can trump: cash it, the richest first.
                 sc = (np.int64(1) << 16) + p * 64
             else:
-                # Otherwise lead cheap.
+                # Otherwise lead cheap, first under a partner's master that the 4th hand
+                # cannot trump, then in a suit the partner would trump.
                 sc = -p * 64
+                b = (others >> (8 * su)) & 0xFF
+                top = ORDER[trump, su, TOP_K[0 if (trump == 5 or su == trump) else 1, b]]
+                if (part >> top) & 1 and not (ruff4 >> su) & 1:
+                    sc += 1 << 12
+                elif (ruff2 >> su) & 1:
+                    sc += 1 << 11
         else:
             wins = WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win_card]
             if win_seat == (seat ^ 2):
                 # The partner holds the trick: add points, do not overtake it.
                 if WIN_KEY[trump, led, win_card] < omax:
-                    # ... unless the next opponent can still take it: then keep them.
-                    sc = -p * 64 - ((1 << 20) if wins else 0)
+                    # ... unless the next opponent can still take it: then beat that
+                    # opponent's best card cheaply if possible, else keep the points.
+                    if WIN_KEY[trump, led, c] > omax:
+                        sc = (1 << 30) - WIN_KEY[trump, led, c] * 64 + p
+                    else:
+                        sc = -p * 64 - ((1 << 20) if wins else 0)
                 else:
                     sc = p * 64 - ((1 << 20) if wins else 0)
             elif wins:
@@ -395,6 +482,53 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
             j -= 1
         W[base + j + 1] = c
         W[sbase + j + 1] = sc
+
+
+@njit(cache=True, inline="always")
+def _sure_bounds(W, trump, seat, rem, rem_pts, capot_open, ruff):
+    """Bounds ``(lower, upper)`` on team 0's future points at a trick boundary, from
+    points one team is sure to take.
+
+    ``seat`` leads, ``rem`` / ``rem_pts`` the cards still held and their points,
+    ``ruff`` the suits the leader's opponents would trump (:func:`_ruffs`).
+    """
+    # sure0 / sure1: points sure to team 0 / team 1; who1: team 1 surely wins a trick (no
+    # capot for team 0).
+    sure0 = 0
+    sure1 = 0
+    who1 = False
+    if trump < 4:
+        # The top trumps still out, all held by one team (in either hand): each falls in
+        # a trick that team wins (only its partner's trumps beat it).
+        r = BY_STRENGTH[(rem >> (8 * trump)) & 0xFF]
+        t0 = BY_STRENGTH[((W[W_HANDS] | W[W_HANDS + 2]) >> (8 * trump)) & 0xFF] & r
+        t1 = r ^ t0
+        if t0 > t1:
+            sure0 = W[W_TRUMP_PTS + (t0 & ABOVE[t1])]
+        elif t1:
+            sure1 = W[W_TRUMP_PTS + (t1 & ABOVE[t0])]
+            who1 = True
+    # The masters of the leader's side in the suits no opponent can trump: leading the
+    # suit wins this trick (a trump master is counted above).
+    hand = W[W_HANDS + seat]
+    part = W[W_HANDS + (seat ^ 2)]
+    cash = -1
+    for su in range(4):
+        b = (rem >> (8 * su)) & 0xFF
+        if su == trump or b == 0 or (ruff >> su) & 1:
+            continue
+        c = ORDER[trump, su, TOP_K[0 if trump == 5 else 1, b]]
+        # The leader's master, or its partner's when the leader can lead the suit.
+        if ((hand >> c) & 1 or ((part >> c) & 1 and (hand >> (8 * su)) & 0xFF)) and (
+                W[W_POINTS + c] > cash):
+            cash = W[W_POINTS + c]
+    if cash >= 0:
+        if seat & 1:
+            sure1 += cash
+            who1 = True
+        else:
+            sure0 += cash
+    return sure0, rem_pts - sure1 + (100 if capot_open and not who1 else 10)
 
 
 @njit(cache=True, inline="always")
@@ -539,7 +673,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
 
     Parameters
     ----------
-    W : int64[W_TABLE + 3 * 2**log2]
+    W : int64[W_TABLE + 2 * 2**log2]
         The :class:`Scratch` work array (it is also the packed profile);
         ``W[W_HANDS:W_HANDS + 4]`` holds the cards each seat still has (updated and
         restored in place).
@@ -589,15 +723,17 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
         return _last_trick(W, trump, mode, target, seat, capot_open)
     hint = _NO_CARD
     bucket = 0
-    k1 = np.int64(0)
+    key = np.int64(0)
+    ruff = 0
+    ruff4 = 0
     if n == 0:
         field = capot_open if mode == MODE_POINTS else target
-        k1 = (seat | (field << _KEY_FIELD) | (mode << _KEY_MODE)
-              | (W[W_STAMP] << _KEY_STAMP))
-        bucket = _slot(W, rem, k1)
-        j = _probe(W, bucket, rem, k1)
+        key = (rem | (seat << _KEY_SEAT) | (field << _KEY_FIELD) | (mode << _KEY_MODE)
+               | (W[W_STAMP] << _KEY_STAMP))
+        bucket = _slot(W, key)
+        j = _probe(W, bucket, key)
         if j >= 0:
-            d = W[W_TABLE + 3 * j + 2]
+            d = W[W_TABLE + 2 * j + 1]
             lo = (d & 0xFFFF) - _BIAS
             hi = ((d >> 16) & 0xFFFF) - _BIAS
             if lo >= beta or lo == hi:
@@ -609,15 +745,24 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             if hi < beta:
                 beta = hi
             hint = ((d >> 32) & 0xFF) - 1
+        # The suits the leader's opponents (ruff) and the 4th hand (ruff4) would trump.
+        ruff4 = _ruffs(W[W_HANDS + ((seat + 3) & 3)], trump)
+        ruff = ruff4 | _ruffs(W[W_HANDS + ((seat + 1) & 3)], trump)
+        if mode == MODE_POINTS:
+            lower, upper = _sure_bounds(W, trump, seat, rem, rem_pts, capot_open, ruff)
+            if upper <= alpha:
+                return upper
+            if lower >= beta:
+                return lower
         if _popcount(rem) == 8:
             # The last two tricks: a flat alpha-beta, cheaper than searching card by card.
             v = _two_tricks(W, trump, mode, target, seat, capot_open, alpha, beta)
             if v <= alpha:
-                _store(W, bucket, rem, k1, 0, v, -1, 8)
+                _store(W, bucket, key, 0, v, -1, 8)
             elif v >= beta:
-                _store(W, bucket, rem, k1, v, INF, -1, 8)
+                _store(W, bucket, key, v, INF, -1, 8)
             else:
-                _store(W, bucket, rem, k1, v, v, -1, 8)
+                _store(W, bucket, key, v, v, -1, 8)
             return v
     hand = W[W_HANDS + seat]
     if n == 0:
@@ -633,7 +778,8 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
     else:
         k = _candidates(W, base, legal, rem | trick_cards)
         if k > 1:
-            _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, rem & ~hand)
+            _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, rem & ~hand,
+                   ruff, ruff4)
     maximizing = (seat & 1) == (0 if mode == MODE_POINTS else (target & 1))
     if n == 3 and mode == MODE_POINTS and k > 1 and _popcount(rem) > 8:
         # Enhanced transposition cut-off: each card completes the trick, and the table
@@ -645,12 +791,12 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 nws = seat
             team0 = (nws & 1) == 0
             g = trick_pts + W[W_POINTS + c] if team0 else 0
-            ck1 = (nws | ((capot_open if team0 else 0) << _KEY_FIELD)
-                   | (W[W_STAMP] << _KEY_STAMP))
-            crem = rem ^ (np.int64(1) << c)
-            j = _probe(W, _slot(W, crem, ck1), crem, ck1)
+            ckey = ((rem ^ (np.int64(1) << c)) | (nws << _KEY_SEAT)
+                    | ((capot_open if team0 else 0) << _KEY_FIELD)
+                    | (W[W_STAMP] << _KEY_STAMP))
+            j = _probe(W, _slot(W, ckey), ckey)
             if j >= 0:
-                d = W[W_TABLE + 3 * j + 2]
+                d = W[W_TABLE + 2 * j + 1]
                 if maximizing:
                     lo = (d & 0xFFFF) - _BIAS + g
                     if lo >= beta:
@@ -720,19 +866,20 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             if v < b:
                 b = v
         if a >= b:
-            # Cut-off: remember the card for this ply (killer).
-            if W[W_KILLER + 2 * ply] != c:
+            # Cut-off: remember the card for this ply (killer; only leads use them).
+            if n == 0 and W[W_KILLER + 2 * ply] != c:
                 W[W_KILLER + 2 * ply + 1] = W[W_KILLER + 2 * ply]
                 W[W_KILLER + 2 * ply] = c
             break
     if n == 0:
-        # A fail-low result is an upper bound, a fail-high one a lower bound.
+        # A fail-low result is an upper bound, a fail-high one a lower bound. After a fail
+        # low no card is known to be best: the entry keeps its earlier card, if any.
         if best <= alpha:
-            _store(W, bucket, rem, k1, 0, best, best_card, _popcount(rem))
+            _store(W, bucket, key, 0, best, -1, _popcount(rem))
         elif best >= beta:
-            _store(W, bucket, rem, k1, best, INF, best_card, _popcount(rem))
+            _store(W, bucket, key, best, INF, best_card, _popcount(rem))
         else:
-            _store(W, bucket, rem, k1, best, best, best_card, _popcount(rem))
+            _store(W, bucket, key, best, best, best_card, _popcount(rem))
     return best
 
 
@@ -792,6 +939,16 @@ def search_window(S, trump, prof, leader, trick, n, capot_open, alpha, beta):
     return _root(S, trump, MODE_POINTS, 0, leader, trick, n, capot_open, alpha, beta)
 
 
+@njit(cache=True, inline="always")
+def _midpoint(lower, upper):
+    """The next probe in ``(lower, upper]``: the middle, but never beyond 163 while a
+    smaller value is still possible (a team's points are at most 152 + 10 unless it
+    takes every trick: 163..251 never occur, so a probe there only asks "capot?")."""
+    if lower < _NO_CAPOT_MAX < upper:
+        return (lower + _NO_CAPOT_MAX + 2) // 2
+    return (lower + upper + 1) // 2
+
+
 @njit(cache=True)
 def solve_value(S, trump, prof, leader, trick, n, capot_open, guess):
     """Exact future points of team 0 from the position loaded by :func:`begin_solve`.
@@ -809,7 +966,7 @@ def solve_value(S, trump, prof, leader, trick, n, capot_open, guess):
             lower = v
         else:
             upper = v
-        g = (lower + upper + 1) // 2
+        g = _midpoint(lower, upper)
     return lower
 
 
@@ -829,16 +986,16 @@ def solve_near(S, trump, prof, leader, trick, n, capot_open, guess):
         v = search_window(S, trump, prof, leader, trick, n, capot_open, g - 1, g)
         if v >= g:
             lower = v
-            g = min(lower + step, upper) if step else (lower + upper + 1) // 2
+            g = min(lower + step, upper) if step else _midpoint(lower, upper)
         else:
             upper = v
-            g = max(upper - step + 1, lower + 1) if step else (lower + upper + 1) // 2
+            g = max(upper - step + 1, lower + 1) if step else _midpoint(lower, upper)
         if step:
             step *= 2
             if step > 8:
                 step = 0
         if g <= lower or g > upper:
-            g = (lower + upper + 1) // 2
+            g = _midpoint(lower, upper)
     return lower
 
 
@@ -873,15 +1030,21 @@ def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_val
     for c in range(32):
         if (cards >> c) & 1:
             tp += W[W_POINTS + c]
-    child = np.zeros(4, np.int64)
+    # The trick after the card tried and the value of each card tried, in the scratch (no
+    # allocation per call).
+    child = W[W_CHILD:W_CHILD + 4]
     for p in range(n):
         child[p] = trick[p]
     # Search one card of each class of equivalent cards, the most promising first (its
     # value is then the guess for the next ones).
     base = W_MOVES + 8 * (MAX_PLY - 1)
     n_reps = _candidates(W, base, legal, rem | cards)
-    _order(W, base, MAX_PLY - 1, n_reps, seat, n, led, win, ws, trump, _NO_CARD, rem & ~hand)
-    values = np.full(32, -1, np.int64)
+    ruff4 = _ruffs(W[W_HANDS + ((seat + 3) & 3)], trump)
+    ruff = ruff4 | _ruffs(W[W_HANDS + ((seat + 1) & 3)], trump)
+    _order(W, base, MAX_PLY - 1, n_reps, seat, n, led, win, ws, trump, _NO_CARD, rem & ~hand,
+           ruff, ruff4)
+    values = W[W_CARD_VALUES:W_CARD_VALUES + 32]
+    values[:] = -1
     guess = -1
     for i in range(n_reps):
         c = W[base + i]
@@ -932,7 +1095,7 @@ def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_val
 def solve_deal(S, hands, dealer, trump, prof, guess):
     """Team 0's DD card points of a whole deal (opening lead by seat ``dealer + 1``)."""
     begin_solve(S, hands, trump, prof)
-    trick = np.zeros(4, np.int64)
+    trick = S.work[W_CHILD:W_CHILD + 4]  # (not read: no card in the trick)
     return solve_value(S, trump, prof, (dealer + 1) & 3, trick, 0, 1, guess)
 
 
