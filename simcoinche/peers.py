@@ -70,6 +70,7 @@ from simcoinche._kernels.play import legal_mask
 from simcoinche.actions import AUCTION_REASONS, format_action
 from simcoinche.cards import format_card
 from simcoinche.errors import InputError, RunError
+from simcoinche.players import parse_spec_params
 from simcoinche.profiles import FEDERAL, Profile, get_profile
 from simcoinche.table import IllegalPlayerAction, SeatView, Timing
 
@@ -171,31 +172,16 @@ def parse_peer_spec(spec: str) -> PeerSpec:
         raise InputError(f"unknown peer player {kind_text!r}; available: " + ", ".join(PEERS))
     kind = PEERS[key]
     by_name = {p.name: p for p in kind.params}
-    overrides: dict[str, float] = {}
-    if sep:
-        if not rest.strip():
-            raise InputError(f"player {spec!r}: nothing after ':' (give name=value,...)")
-        for item in rest.split(","):
-            name, eq, value = item.partition("=")
-            name = name.strip()
-            if not eq or not name:
-                raise InputError(f"player {spec!r}: {item.strip()!r} is not name=value")
-            if name not in by_name:
-                raise InputError(f"unknown parameter {name!r} of player {kind.name}; known: "
-                                 + ", ".join(by_name))
-            if name in overrides:
-                raise InputError(f"player {spec!r}: parameter {name!r} given twice")
-            try:
-                number = float(value)
-            except ValueError:
-                raise InputError(f"player {spec!r}: parameter {name!r}: {value.strip()!r} "
-                                 "is not a number") from None
-            p = by_name[name]
-            if not (p.low <= number <= p.high) or (p.integer and number != int(number)):
-                what = "an integer" if p.integer else "a number"
-                raise InputError(f"player {spec!r}: parameter {name!r} must be {what} in "
-                                 f"{p.low:g}..{p.high:g}, got {value.strip()}")
-            overrides[name] = number
+    overrides = parse_spec_params(spec, rest) if sep else {}
+    for name, number in overrides.items():
+        if name not in by_name:
+            raise InputError(f"unknown parameter {name!r} of player {kind.name}; known: "
+                             + ", ".join(by_name))
+        p = by_name[name]
+        if not (p.low <= number <= p.high) or (p.integer and number != int(number)):
+            what = "an integer" if p.integer else "a number"
+            raise InputError(f"player {spec!r}: parameter {name!r} must be {what} in "
+                             f"{p.low:g}..{p.high:g}, got {number:g}")
     values = {p.name: overrides.get(p.name, float(p.default)) for p in kind.params}
     return PeerSpec(kind.name, tuple(values.items()), tuple(overrides.items()))
 

@@ -210,27 +210,40 @@ def parse_player_spec(spec: str) -> tuple[PlayerKind, dict[str, float]]:
         raise InputError(f"player {spec!r}: give KIND or KIND:name=value,...")
     kind_text, sep, rest = spec.partition(":")
     kind = get_player(kind_text)
-    overrides: dict[str, float] = {}
-    if sep:
-        if not rest.strip():
-            raise InputError(f"player {spec!r}: nothing after ':' (give name=value,...)")
-        for item in rest.split(","):
-            name, eq, value = item.partition("=")
-            name = name.strip()
-            if not eq or not name:
-                raise InputError(f"player {spec!r}: {item.strip()!r} is not name=value")
-            if name in overrides:
-                raise InputError(f"player {spec!r}: parameter {name!r} given twice")
-            try:
-                number = float(value)
-            except ValueError:
-                raise InputError(f"player {spec!r}: parameter {name!r}: {value.strip()!r} "
-                                 "is not a number") from None
-            if not np.isfinite(number):
-                raise InputError(f"player {spec!r}: parameter {name!r} must be finite")
-            overrides[name] = number
+    overrides = parse_spec_params(spec, rest) if sep else {}
     param_array(kind, overrides)  # unknown names → InputError naming the parameter
     return kind, overrides
+
+
+def parse_spec_params(spec: str, rest: str) -> dict[str, float]:
+    """The ``name=value,…`` part ``rest`` of the player spec ``spec`` (after its ``:``),
+    in the order given; the names are not checked here (each kind knows its own).
+
+    Raises
+    ------
+    InputError
+        For an empty part, an item that is not ``name=value``, a name given twice, or a
+        value that is not a finite number.
+    """
+    if not rest.strip():
+        raise InputError(f"player {spec!r}: nothing after ':' (give name=value,...)")
+    overrides: dict[str, float] = {}
+    for item in rest.split(","):
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise InputError(f"player {spec!r}: {item.strip()!r} is not name=value")
+        if name in overrides:
+            raise InputError(f"player {spec!r}: parameter {name!r} given twice")
+        try:
+            number = float(value)
+        except ValueError:
+            raise InputError(f"player {spec!r}: parameter {name!r}: {value.strip()!r} "
+                             "is not a number") from None
+        if not np.isfinite(number):
+            raise InputError(f"player {spec!r}: parameter {name!r} must be finite")
+        overrides[name] = number
+    return overrides
 
 
 def spec_name(kind: str | PlayerKind, overrides: Mapping[str, float] | None = None) -> str:
