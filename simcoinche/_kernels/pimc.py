@@ -177,15 +177,6 @@ def draw_world(T, st):
     sample_one(st, T.known, T.free, T.seats, T.caps, T.w, T.cum, T.pick, T.perm, T.world)
 
 
-@njit(cache=True, inline="always")
-def _trick_cards(trick, n):
-    """Bitboard of the ``n`` cards of the trick in progress."""
-    m = np.int64(0)
-    for p in range(n):
-        m |= np.int64(1) << np.int64(trick[p])
-    return m
-
-
 @njit(cache=True)
 def one_class(legal, in_play, kind, prof):
     """Whether every card of ``legal`` is equivalent: one suit, equal points, and no card
@@ -243,7 +234,8 @@ def pimc_card(T, hand, legal, trick, n, info, params, row, prof, st):
         return lowest_bit(legal)
     seat = info[I_SEAT]
     kind = info[I_KIND]
-    if one_class(legal, (_ALL_CARDS & ~info[I_PLAYED]) | _trick_cards(trick, n), kind, prof):
+    on_table = dd._trick_state(trick, n, info[I_LEADER], kind)[3]
+    if one_class(legal, (_ALL_CARDS & ~info[I_PLAYED]) | on_table, kind, prof):
         # Equivalent cards (e.g. the 7 and 8 of a plain suit): no world tells them apart.
         return lowest_bit(legal)
     team = seat & 1
