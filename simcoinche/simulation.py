@@ -541,14 +541,13 @@ def _write(plan: Any, key: np.uint64, path: Path, sch: pa.Schema, summary: Any,
             for c, start in enumerate(range(0, plan.n, plan.chunk)):
                 k = min(plan.chunk, plan.n - start)
                 buf = buffers[c % 2]
-                # The kernel releases the GIL: it runs while the writer thread compresses
-                # and writes the previous chunk (held in the other buffer).
+                # The kernel releases the GIL: it runs while the writer thread adds the
+                # previous chunk (held in the other buffer) to the summary, converts it to
+                # Arrow, compresses and writes it.
                 buf.run(plan, key, start, k, bar.update)
-                summary.add_chunk(buf.stats(k))
-                table = buf.table(plan, start, k, sch)
                 if pending is not None:
                     pending.result()
-                pending = pool.submit(writer.write_table, table, row_group_size=k)
+                pending = pool.submit(_write_chunk, plan, buf, writer, summary, start, k, sch)
         if pending is not None:
             pending.result()
         writer.close()
@@ -565,6 +564,14 @@ def _write(plan: Any, key: np.uint64, path: Path, sch: pa.Schema, summary: Any,
             except Exception:
                 pass  # best effort before removing the file
             _remove(partial)
+
+
+def _write_chunk(plan: Any, buf: Any, writer: pq.ParquetWriter, summary: Any, start: int,
+                 k: int, sch: pa.Schema) -> None:
+    """The writer thread's work for one chunk of ``k`` rows held in ``buf``: summary,
+    Arrow table, one row group (chunks are handed over in order, one at a time)."""
+    summary.add_chunk(buf.stats(k))
+    writer.write_table(buf.table(plan, start, k, sch), row_group_size=k)
 
 
 # Columns whose values are (nearly) all distinct: dictionary encoding only costs time.
