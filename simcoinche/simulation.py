@@ -98,25 +98,30 @@ class RunSummary(RunInfo):
     def add_chunk(self, out: np.ndarray) -> None:
         """Accumulate the statistics of one chunk of kernel output (``int32[N_OUT, k]``)."""
         passed = out[O_PASSED] != 0
-        self.passed_out += int(passed.sum())
+        self.passed_out += int(np.count_nonzero(passed))
         played = ~passed
-        values = out[O_VALUE][played]
-        made = out[O_MADE][played] != 0
-        vals, counts = np.unique(values, return_counts=True)
-        made_counts = np.bincount(np.searchsorted(vals, values[made]), minlength=len(vals))
-        for v, c, m in zip(vals.tolist(), counts.tolist(), made_counts.tolist(), strict=True):
+        # Contract values are small non-negative integers: counted with bincount (a
+        # passed-out row has value 0 and is left out by its weight).
+        values = out[O_VALUE]
+        counts = np.bincount(values, weights=played, minlength=1)
+        made_counts = np.bincount(values, weights=played & (out[O_MADE] != 0), minlength=1)
+        for v in np.flatnonzero(counts).tolist():
             slot = self.by_value.setdefault(int(v), [0, 0])
-            slot[0] += c
-            slot[1] += m
-        m0 = out[O_MARKS].astype(np.int64)
-        m1 = out[O_MARKS + 1].astype(np.int64)
-        self.marks_team[0] += int(m0.sum())
-        self.marks_team[1] += int(m1.sum())
-        taker_team1 = (out[O_TAKER][played] & 1) == 1
-        mt = np.where(taker_team1, m1[played], m0[played])
-        md = np.where(taker_team1, m0[played], m1[played])
-        self.marks_takers += int(mt.sum())
-        self.marks_defence += int(md.sum())
+            slot[0] += int(counts[v])
+            slot[1] += int(made_counts[v])
+        m0 = out[O_MARKS]
+        m1 = out[O_MARKS + 1]
+        s0 = int(m0.sum(dtype=np.int64))
+        s1 = int(m1.sum(dtype=np.int64))
+        self.marks_team[0] += s0
+        self.marks_team[1] += s1
+        # Passed-out rows score 0 for both teams: the takers' marks are team 1's where the
+        # taker is in team 1 (odd seat), else team 0's.
+        taker_team1 = (out[O_TAKER] & 1) == 1
+        t1 = int(m1.sum(where=taker_team1 & played, dtype=np.int64))
+        t0 = int(m0.sum(where=~taker_team1 & played, dtype=np.int64))
+        self.marks_takers += t0 + t1
+        self.marks_defence += s0 + s1 - t0 - t1
 
     def text(self) -> str:
         """Short human summary (a few lines)."""
