@@ -53,6 +53,7 @@ from numba import njit, prange
 
 from simcoinche._kernels.announce import MAX_DECL
 from simcoinche._kernels.auction import AUCTION_STATE_LEN
+from simcoinche._kernels.borrow import borrow
 from simcoinche._kernels.donne import MAX_ACTIONS, play_one, play_phase
 from simcoinche._kernels.players import INFO_LEN
 from simcoinche._kernels.rng import RNG_STATE_LEN, STREAM_PLAYERS, donne_key, rng_seed
@@ -144,18 +145,60 @@ def run_batch(run_key, start, n, fixed_dealer, codes, params, prof, record,
     block = think_block(think, BLOCK)
     n_blocks = (n + block - 1) // block
     for b in prange(n_blocks):
-        st, deck, hands, early, astate, actions = donne_scratch()
-        cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
-        thinking = think_scratch(think)
         lo = b * block
-        hi = min(n, lo + block)
-        for j in range(lo, hi):
-            index = start + j
-            dealer = fixed_dealer if fixed_dealer >= 0 else index & 3
-            play_one(run_key, index, j, dealer, codes, params, prof, record,
-                     out, auc, auc_len, play_rec,
-                     st, deck, hands, early, cur, astate, actions, trick, info, decl, declare,
-                     ann, bel, cpts, tricks, score, thinking)
+        # The scratch lives in this loop body until the block's call returns.
+        _simulate_block(run_key, start, lo, min(n, lo + block), fixed_dealer, record,
+                        (codes, params, prof, out, auc, auc_len, play_rec),
+                        donne_scratch(), play_scratch(), think_scratch(think))
+
+
+@njit(cache=True)
+def _simulate_block(run_key, start, lo, hi, fixed_dealer, record, args, donne_arrays,
+                    play_arrays, thinking):
+    """Rows ``lo .. hi-1`` of :func:`run_batch`, one after the other.
+
+    ``args`` is ``(codes, params, prof, out, auc, auc_len, play_rec)`` of ``run_batch``;
+    ``donne_arrays`` and ``play_arrays`` are the tuples of :func:`donne_scratch` and
+    :func:`play_scratch`; ``thinking`` is the PIMC scratch (:func:`.thinking.think_scratch`).
+
+    Every array is passed on as a borrowed view (:func:`.borrow.borrow`, no reference
+    counting: the players' kernels take them at every decision, and the counts of the
+    arrays every thread shares would bounce between cores). This is safe because they are
+    all arguments of this call: the caller holds them until it returns.
+    """
+    codes, params, prof, out, auc, auc_len, play_rec = args
+    st, deck, hands, early, astate, actions = donne_arrays
+    cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_arrays
+    codes = borrow(codes)
+    params = borrow(params)
+    prof = borrow(prof)
+    out = borrow(out)
+    auc = borrow(auc)
+    auc_len = borrow(auc_len)
+    play_rec = borrow(play_rec)
+    st = borrow(st)
+    deck = borrow(deck)
+    hands = borrow(hands)
+    early = borrow(early)
+    astate = borrow(astate)
+    actions = borrow(actions)
+    cur = borrow(cur)
+    trick = borrow(trick)
+    info = borrow(info)
+    decl = borrow(decl)
+    declare = borrow(declare)
+    ann = borrow(ann)
+    bel = borrow(bel)
+    cpts = borrow(cpts)
+    tricks = borrow(tricks)
+    score = borrow(score)
+    for j in range(lo, hi):
+        index = start + j
+        dealer = fixed_dealer if fixed_dealer >= 0 else index & 3
+        play_one(run_key, index, j, dealer, codes, params, prof, record,
+                 out, auc, auc_len, play_rec,
+                 st, deck, hands, early, cur, astate, actions, trick, info, decl, declare,
+                 ann, bel, cpts, tricks, score, thinking)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -172,34 +215,67 @@ def play_contracts(run_key, start, hands, dealer, taker, level, kind, coinche, c
     block = think_block(think, BLOCK)
     n_blocks = (n + block - 1) // block
     for b in prange(n_blocks):
-        st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
-        hs = np.zeros(4, dtype=np.uint32)
-        actions = np.zeros(1, dtype=np.uint8)
-        play_rec = np.zeros((0, 32), dtype=np.uint8)
-        cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
-        thinking = think_scratch(think)
         lo = b * block
-        hi = min(n, lo + block)
-        for j in range(lo, hi):
-            for s in range(4):
-                hs[s] = hands[j, s]
-            rng_seed(st, donne_key(run_key, start + j), STREAM_PLAYERS)
-            t = np.int64(taker[j])
-            made, own = play_phase(hs, np.int64(dealer[j]), t, np.int64(level[j]),
-                                   np.int64(kind[j]), np.int64(coinche[j]), codes, params, prof,
-                                   st, actions, 0, False, play_rec, 0,
-                                   cur, trick, info, decl, declare, ann, bel, cpts, tricks, score,
-                                   thinking)
-            for q in range(2):
-                out[PC_TRICKS + q, j] = tricks[q]
-                out[PC_CARD_POINTS + q, j] = cpts[q]
-                out[PC_BELOTE + q, j] = bel[q]
-            out[PC_ANNOUNCE, j] = score[S_ANN0]
-            out[PC_ANNOUNCE + 1, j] = score[S_ANN1]
-            out[PC_MADE, j] = made
-            out[PC_MARKS, j] = score[S_MARK0]
-            out[PC_MARKS + 1, j] = score[S_MARK1]
-            out[PC_TOTAL_TAKERS, j] = score[S_TOTAL0 + (t & 1)]
-            out[PC_TOTAL_DEFENCE, j] = score[S_TOTAL0 + 1 - (t & 1)]
-            out[PC_LITIGE, j] = score[S_LITIGE]
-            out[PC_TAKER_TRICKS, j] = own
+        block_arrays = (np.zeros(RNG_STATE_LEN, dtype=np.uint64), np.zeros(4, dtype=np.uint32),
+                        np.zeros(1, dtype=np.uint8), np.zeros((0, 32), dtype=np.uint8))
+        # The scratch lives in this loop body until the block's call returns.
+        _play_block(run_key, start, lo, min(n, lo + block),
+                    (hands, dealer, taker, level, kind, coinche), (codes, params, prof, out),
+                    block_arrays, play_scratch(), think_scratch(think))
+
+
+@njit(cache=True)
+def _play_block(run_key, start, lo, hi, contracts, args, block_arrays, play_arrays, thinking):
+    """Rows ``lo .. hi-1`` of :func:`play_contracts`, one after the other.
+
+    ``contracts`` is ``(hands, dealer, taker, level, kind, coinche)`` and ``args``
+    ``(codes, params, prof, out)`` of ``play_contracts``; ``block_arrays`` is ``(st
+    uint64[RNG_STATE_LEN], hs uint32[4], actions uint8[1], play_rec uint8[0, 32])``,
+    ``play_arrays`` the tuple of :func:`play_scratch`, ``thinking`` the PIMC scratch.
+    The arrays the play kernels take are passed on as borrowed views, as in
+    :func:`_simulate_block` (safe: they are arguments of this call).
+    """
+    hands, dealer, taker, level, kind, coinche = contracts
+    codes, params, prof, out = args
+    st, hs, actions, play_rec = block_arrays
+    cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_arrays
+    codes = borrow(codes)
+    params = borrow(params)
+    prof = borrow(prof)
+    st = borrow(st)
+    hs = borrow(hs)
+    actions = borrow(actions)
+    play_rec = borrow(play_rec)
+    cur = borrow(cur)
+    trick = borrow(trick)
+    info = borrow(info)
+    decl = borrow(decl)
+    declare = borrow(declare)
+    ann = borrow(ann)
+    bel = borrow(bel)
+    cpts = borrow(cpts)
+    tricks = borrow(tricks)
+    score = borrow(score)
+    for j in range(lo, hi):
+        for s in range(4):
+            hs[s] = hands[j, s]
+        rng_seed(st, donne_key(run_key, start + j), STREAM_PLAYERS)
+        t = np.int64(taker[j])
+        made, own = play_phase(hs, np.int64(dealer[j]), t, np.int64(level[j]),
+                               np.int64(kind[j]), np.int64(coinche[j]), codes, params, prof,
+                               st, actions, 0, False, play_rec, 0,
+                               cur, trick, info, decl, declare, ann, bel, cpts, tricks, score,
+                               thinking)
+        for q in range(2):
+            out[PC_TRICKS + q, j] = tricks[q]
+            out[PC_CARD_POINTS + q, j] = cpts[q]
+            out[PC_BELOTE + q, j] = bel[q]
+        out[PC_ANNOUNCE, j] = score[S_ANN0]
+        out[PC_ANNOUNCE + 1, j] = score[S_ANN1]
+        out[PC_MADE, j] = made
+        out[PC_MARKS, j] = score[S_MARK0]
+        out[PC_MARKS + 1, j] = score[S_MARK1]
+        out[PC_TOTAL_TAKERS, j] = score[S_TOTAL0 + (t & 1)]
+        out[PC_TOTAL_DEFENCE, j] = score[S_TOTAL0 + 1 - (t & 1)]
+        out[PC_LITIGE, j] = score[S_LITIGE]
+        out[PC_TAKER_TRICKS, j] = own

@@ -1,0 +1,49 @@
+"""Borrowed array views: the same array without a reference count, for the hot loops.
+
+Numba counts references to every array a compiled function binds to a variable: each
+call of a (non-inlined) kernel, and each numba-level inlined helper whose branches the
+reference-count pruning cannot see through, increments and decrements the count of every
+array argument. Those are atomic operations on the array's ``MemInfo``; arrays shared by
+all threads (the profile, the players' parameters) bounce its cache line between cores.
+Measured on the heuristic donne kernel: about half of the CPU time went to
+``NRT_incref``/``NRT_decref`` (perf, one thread), mostly the players' array arguments at
+every decision.
+
+:func:`borrow` returns a view of an array (same data, shape, strides and type) whose
+``MemInfo`` pointer is NULL: numba's reference counting skips it (``NRT_incref`` and
+``NRT_decref`` return at once on NULL). Only for arrays that outlive every use of the
+view, which in practice means: borrow only the *arguments* of the function that borrows
+(its caller holds them until the call returns). Never borrow a local array: numba frees
+an array right after its last use, which for a local would be the ``borrow`` call itself,
+and the view would then read memory handed out again (``a = np.zeros(1000); v =
+borrow(a); b = np.ones(1000)`` leaves ``v[0] == 1.0``). The batch kernels therefore
+allocate each block's scratch in the ``prange`` body and pass it to a per-block function
+that borrows its arguments.
+"""
+
+from __future__ import annotations
+
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+
+@intrinsic
+def borrow(typingctx, arr):
+    """A view of ``arr`` (any numba array) without reference counting (NULL ``MemInfo``).
+
+    The caller keeps ``arr`` alive while the view is in use; the view never frees it.
+    """
+    if not isinstance(arr, types.Array):
+        return None
+    sig = arr(arr)
+
+    def codegen(context, builder, signature, args):
+        src = context.make_array(arr)(context, builder, value=args[0])
+        dst = context.make_array(arr)(context, builder)
+        for name in ("nitems", "itemsize", "data", "shape", "strides"):
+            setattr(dst, name, getattr(src, name))
+        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
+        dst.parent = cgutils.get_null_value(dst.parent.type)
+        return dst._getvalue()
+
+    return sig, codegen
