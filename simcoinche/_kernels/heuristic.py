@@ -476,6 +476,25 @@ def _bids_by_kind(actions, n_actions, first_seat, seat, prof):
     return my_last, pa_last, my_first, pa_first
 
 
+@njit(cache=True, inline="always")
+def _cannot_open(hand, kd, bids):
+    """True when :func:`_team_estimate` would return ``-1`` without evaluating: the
+    partner has not bid kind ``kd`` and the hand may not open it (a suit without its J
+    or a guarded 9; TA/SA with fewer than two majors). Checked in the auction loop
+    before the call, which most kinds of most hands never need."""
+    if (bids[1] >> (10 * kd)) & 0x3FF != 0:
+        return False
+    h = np.int64(hand)
+    if kd < 4:
+        t = _suit(h, kd)
+        return not ((t >> R_JACK) & 1 or ((t >> R_NINE) & 1 and popcount32(t) >= 2))
+    major = R_JACK if kd == 5 else R_ACE
+    n_major = 0
+    for s in range(4):
+        n_major += (_suit(h, s) >> major) & 1
+    return n_major < 2
+
+
 @njit(cache=True)
 def _team_estimate(hand, kd, bids, params, row, prof):
     """The team's estimated points with suit ``kd`` as trump, from this seat's view.
@@ -589,7 +608,12 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
         kd = j
         if j == 4 and prof[P_ALLOW_SA] == 0:
             kd = 5
-        e, fresh = _team_estimate(hand, kd, bids, params, row, prof)
+        if _cannot_open(hand, kd, bids):
+            # What _team_estimate returns for a kind this hand may not open.
+            e = -1.0
+            fresh = (bids[0] >> (10 * kd)) & 0x3FF == 0
+        else:
+            e, fresh = _team_estimate(hand, kd, bids, params, row, prof)
         if fresh:
             fresh_k |= np.int64(1) << kd
         if e > best_e:
