@@ -173,7 +173,7 @@ def bench_e2e(res: Results, quick: bool, repeats: int, tmp: Path) -> None:
             res.add(Figure(f"e2e.{players}.t{threads}", "donnes/s",
                            repeat(lambda p=players, t=threads: _e2e(p, t, n, tmp), repeats),
                            f"simulate_to_file, {n:,} donnes, Parquet written"))
-    res.target("random end to end, 2 threads", "e2e.random.t2", 1_000_000)
+    res.target("random end to end, 2 threads", "e2e.random.t2", 1_200_000)
     res.target("heuristic end to end, 2 threads", "e2e.heuristic.t2", 500_000)
 
 

@@ -1,0 +1,67 @@
+"""Borrowed array views (``_kernels.borrow``): same data, shape and strides, no count.
+
+The batch kernels hand borrowed views of their per-block scratch and arguments to the
+donne kernels; the rows themselves are pinned elsewhere (row hashes in the benchmarks,
+same rows whatever the thread count in ``test_simulate``). These tests pin the view's
+contract: it aliases the argument exactly (reads, writes, 2-D and strided layouts).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcoinche._kernels.borrow import borrow
+
+
+@njit(cache=True)
+def _sum_and_mark(a):
+    """Sum ``a`` through a borrowed view, then write -1 through it at ``[0]``."""
+    v = borrow(a)
+    total = 0.0
+    for i in range(v.shape[0]):
+        total += v[i]
+    v[0] = -1.0
+    return total
+
+
+@njit(cache=True)
+def _shape_strides_sum(a):
+    """Shape, strides and element sum of a 2-D array read through a borrowed view."""
+    v = borrow(a)
+    s = 0
+    for i in range(v.shape[0]):
+        for j in range(v.shape[1]):
+            s += v[i, j]
+    return v.shape[0], v.shape[1], v.strides[0], v.strides[1], s
+
+
+@njit(cache=True)
+def _fill_rows(a, value):
+    """Write ``value`` into every element of ``a`` (any layout) through a borrowed view."""
+    v = borrow(a)
+    for i in range(v.shape[0]):
+        for j in range(v.shape[1]):
+            v[i, j] = value
+
+
+def test_borrowed_view_reads_and_writes_the_argument_itself():
+    a = np.arange(1.0, 11.0)
+    assert _sum_and_mark(a) == 55.0
+    assert a[0] == -1.0
+    assert a[1:].tolist() == list(range(2, 11))
+
+
+def test_borrowed_view_keeps_the_shape_and_strides_of_a_2d_array_and_of_a_strided_slice():
+    a = np.arange(24, dtype=np.int32).reshape(4, 6)
+    assert _shape_strides_sum(a) == (4, 6, 24, 4, int(a.sum()))
+    sliced = a[::2, 1::2]
+    assert _shape_strides_sum(sliced) == (2, 3, 48, 8, int(sliced.sum()))
+
+
+def test_writes_through_a_borrowed_strided_view_land_only_on_its_elements():
+    a = np.zeros((4, 6), dtype=np.int64)
+    _fill_rows(a[1::2, ::3], 7)
+    expected = np.zeros((4, 6), dtype=np.int64)
+    expected[1::2, ::3] = 7
+    assert np.array_equal(a, expected)
