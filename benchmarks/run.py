@@ -227,7 +227,7 @@ def bench_startup(res: Results, quick: bool, tmp: Path) -> None:
     res.add(Figure("start.warm", "s", warm, "fresh process, numba cache filled",
                    lower_is_better=True))
     res.target("cold start", "start.cold", 60, lower_is_better=True)
-    res.target("warm start", "start.warm", 3, lower_is_better=True)
+    res.target("warm start", "start.warm", 1, lower_is_better=True)
 
 
 def bench_invariants(res: Results, quick: bool) -> None:
