@@ -139,7 +139,7 @@ def bench_donnes(res: Results, quick: bool, repeats: int) -> None:
                        repeat(lambda p=name: _kernel_donnes("heuristic", threads, n, p),
                               repeats), f"profile {name}"))
         res.ratio(f"profile {name} / federal (heuristic)",
-                  f"donnes.heuristic.t{threads}.{name}", f"donnes.heuristic.t{threads}", 0.7)
+                  f"donnes.heuristic.t{threads}.{name}", f"donnes.heuristic.t{threads}", 0.8)
     _log("reference engine random donnes")
     res.add(Figure("reference.donnes.random", "donnes/s",
                    repeat(lambda: reference_donnes.rate(_size("reference_donnes", quick)),

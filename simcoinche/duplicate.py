@@ -44,6 +44,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import numba
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -71,6 +72,7 @@ from simcoinche.profiles import Profile
 from simcoinche.results import COLUMNS, chunk_table, schema
 from simcoinche.simulation import (
     GENERATOR,
+    PRANGE_CHUNK,
     RunInfo,
     _check_out,
     _run,
@@ -458,9 +460,10 @@ class _MatchBuffers:
 
     def _play(self, plan: _MatchPlan, key: np.uint64, start: int, k: int) -> None:
         for t in range(2):
-            run_batch(key, np.int64(start), np.int64(k), -1, plan.table_codes[t],
-                      plan.table_params[t], plan.profile.packed, False, self.out[t][:, :k],
-                      self.auc, self.auc_len, self.play, plan.think)
+            with numba.parallel_chunksize(PRANGE_CHUNK):
+                run_batch(key, np.int64(start), np.int64(k), -1, plan.table_codes[t],
+                          plan.table_params[t], plan.profile.packed, False,
+                          self.out[t][:, :k], self.auc, self.auc_len, self.play, plan.think)
         self._solve_dd(plan, k)
 
     def _solve_dd(self, plan: _MatchPlan, k: int) -> None:

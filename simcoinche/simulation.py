@@ -48,6 +48,11 @@ from simcoinche.profiles import Profile, get_profile
 from simcoinche.results import chunk_table, schema, tidy
 
 DEFAULT_CHUNK = 1 << 18
+#: Blocks of donnes (``batch.BLOCK`` each, one with PIMC players) a kernel thread takes at
+#: a time: the blocks are handed out dynamically, so a thread slowed down (by the Parquet
+#: writer sharing its core, another process, a long PIMC donne) does not leave the others
+#: idle at the end of every chunk. Rows do not depend on it.
+PRANGE_CHUNK = 4
 #: Donnes per chunk by default when a team is a PIMC player.
 THINK_CHUNK = 64
 GENERATOR = "splitmix64-counter/1"
@@ -367,9 +372,10 @@ class _Buffers:
         """Simulate donnes ``start .. start+k-1`` (then, with ``--dd``, solve their deals);
         ``progress(donnes)`` is called as the work advances."""
         out = self.out[:, :k]
-        run_batch(key, np.int64(start), np.int64(k), plan.dealer, plan.codes, plan.params,
-                  plan.profile.packed, plan.record, out, self.auc, self.auc_len, self.play,
-                  plan.think)
+        with numba.parallel_chunksize(PRANGE_CHUNK):
+            run_batch(key, np.int64(start), np.int64(k), plan.dealer, plan.codes,
+                      plan.params, plan.profile.packed, plan.record, out, self.auc,
+                      self.auc_len, self.play, plan.think)
         if plan.dd:
             from simcoinche.dd_columns import solve_kinds
 
