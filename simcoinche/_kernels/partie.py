@@ -50,6 +50,7 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from simcoinche._kernels.batch import donne_scratch, play_scratch
+from simcoinche._kernels.borrow import borrow
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
@@ -91,67 +92,106 @@ def run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params,
     Shapes, dtypes and layouts in the module docstring.
     """
     n_blocks = (n + BLOCK - 1) // BLOCK
-    n_given = given.shape[1]
     for b in prange(n_blocks):
-        st, deck, hands, early, astate, actions = donne_scratch()
-        auc = np.zeros((0, MAX_ACTIONS), dtype=np.uint8)
-        auc_len = np.zeros(0, dtype=np.int16)
-        play_rec = np.zeros((0, 32), dtype=np.uint8)
-        cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
-        thinking = think_scratch(think)
-        totals = np.zeros(2, dtype=np.int32)
-        pending = np.zeros(2, dtype=np.int32)
-        marks = np.zeros(2, dtype=np.int32)
-        won = np.zeros(2, dtype=np.int32)
-        # Typed bool, not a literal: play_one then shares run_batch's compiled version.
-        record = n_given < 0
-        first = b * block_rows
-        row = first
-        end = first + block_rows
-        full = False
         lo = b * BLOCK
-        hi = min(n, lo + BLOCK)
-        for j in range(lo, hi):
-            p = start + j
-            key = partie_key(run_key, p)
-            totals[0] = 0
-            totals[1] = 0
-            pending[0] = 0
-            pending[1] = 0
-            winner = -1
-            k = 0
-            while winner < 0 and k < max_donnes:
-                if row >= end:
-                    full = True
-                    break
-                # The score before this donne (what the players see at the table).
-                dout[PD_SCORE, row] = totals[0]
-                dout[PD_SCORE + 1, row] = totals[1]
-                if n_given > 0:
-                    # Test hook: a constructed donne instead of a played one.
-                    for c in range(N_OUT):
-                        dout[c, row] = given[c, k % n_given]
-                else:
-                    # "The dealer moves to D+1 after every donne, a passed-out one
-                    # included."
-                    play_one(key, k, row, (p + k) & 3, codes, params, prof, record,
-                             dout, auc, auc_len, play_rec,
-                             st, deck, hands, early, cur, astate, actions, trick, info,
-                             decl, declare, ann, bel, cpts, tricks, score, thinking)
-                taker = dout[O_TAKER, row]
-                for t in range(2):
-                    marks[t] = dout[O_MARKS + t, row]
-                    won[t] = dout[O_TRICKS + t, row]
-                # A passed-out donne has no taker team (-1) and scores nothing.
-                winner = partie_step(totals, pending, marks, won,
-                                     -1 if taker < 0 else taker & 1, dout[O_MADE, row],
-                                     prof)
-                row += 1
-                k += 1
-            if full:
-                break
-            pout[PT_WINNER, j] = winner
-            pout[PT_TOTAL, j] = totals[0]
-            pout[PT_TOTAL + 1, j] = totals[1]
-            pout[PT_N_DONNES, j] = k
-        used[b] = -1 if full else row - first
+        record_arrays = (np.zeros((0, MAX_ACTIONS), dtype=np.uint8),
+                         np.zeros(0, dtype=np.int16), np.zeros((0, 32), dtype=np.uint8))
+        partie_arrays = (np.zeros(2, dtype=np.int32), np.zeros(2, dtype=np.int32),
+                         np.zeros(2, dtype=np.int32), np.zeros(2, dtype=np.int32))
+        # The scratch lives in this loop body until the block's call returns.
+        used[b] = _parties_block(run_key, start, lo, min(n, lo + BLOCK), b * block_rows,
+                                 block_rows, max_donnes,
+                                 (given, codes, params, prof, pout, dout),
+                                 donne_scratch(), play_scratch(), record_arrays,
+                                 partie_arrays, think_scratch(think))
+
+
+@njit(cache=True)
+def _parties_block(run_key, start, lo, hi, first, block_rows, max_donnes, args,
+                   donne_arrays, play_arrays, record_arrays, partie_arrays, thinking):
+    """Parties ``lo .. hi-1`` of :func:`run_parties` into donne rows ``first ..
+    first+block_rows-1``; returns the rows filled, or ``-1`` when they ran out.
+
+    ``args`` is ``(given, codes, params, prof, pout, dout)`` of ``run_parties``;
+    ``donne_arrays`` and ``play_arrays`` are the tuples of
+    :func:`.batch.donne_scratch` and :func:`.batch.play_scratch`; ``record_arrays``
+    the empty record outputs ``(auc uint8[0, MAX_ACTIONS], auc_len int16[0], play_rec
+    uint8[0, 32])``; ``partie_arrays`` four ``int32[2]`` (totals, pending, marks, tricks
+    won); ``thinking`` the PIMC scratch. The donne kernels get borrowed views of them
+    (:func:`.borrow.borrow`, as in :func:`.batch._simulate_block`; safe because they are
+    arguments of this call, held by the caller until it returns).
+    """
+    given, codes, params, prof, pout, dout = args
+    st, deck, hands, early, astate, actions = donne_arrays
+    cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_arrays
+    auc, auc_len, play_rec = record_arrays
+    totals, pending, marks, won = partie_arrays
+    codes = borrow(codes)
+    params = borrow(params)
+    prof = borrow(prof)
+    dout = borrow(dout)
+    auc = borrow(auc)
+    auc_len = borrow(auc_len)
+    play_rec = borrow(play_rec)
+    st = borrow(st)
+    deck = borrow(deck)
+    hands = borrow(hands)
+    early = borrow(early)
+    astate = borrow(astate)
+    actions = borrow(actions)
+    cur = borrow(cur)
+    trick = borrow(trick)
+    info = borrow(info)
+    decl = borrow(decl)
+    declare = borrow(declare)
+    ann = borrow(ann)
+    bel = borrow(bel)
+    cpts = borrow(cpts)
+    tricks = borrow(tricks)
+    score = borrow(score)
+    n_given = given.shape[1]
+    # Typed bool, not a literal: play_one then shares run_batch's compiled version.
+    record = n_given < 0
+    row = first
+    end = first + block_rows
+    for j in range(lo, hi):
+        p = start + j
+        key = partie_key(run_key, p)
+        totals[0] = 0
+        totals[1] = 0
+        pending[0] = 0
+        pending[1] = 0
+        winner = -1
+        k = 0
+        while winner < 0 and k < max_donnes:
+            if row >= end:
+                return -1
+            # The score before this donne (what the players see at the table).
+            dout[PD_SCORE, row] = totals[0]
+            dout[PD_SCORE + 1, row] = totals[1]
+            if n_given > 0:
+                # Test hook: a constructed donne instead of a played one.
+                for c in range(N_OUT):
+                    dout[c, row] = given[c, k % n_given]
+            else:
+                # "The dealer moves to D+1 after every donne, a passed-out one
+                # included."
+                play_one(key, k, row, (p + k) & 3, codes, params, prof, record,
+                         dout, auc, auc_len, play_rec,
+                         st, deck, hands, early, cur, astate, actions, trick, info,
+                         decl, declare, ann, bel, cpts, tricks, score, thinking)
+            taker = dout[O_TAKER, row]
+            for t in range(2):
+                marks[t] = dout[O_MARKS + t, row]
+                won[t] = dout[O_TRICKS + t, row]
+            # A passed-out donne has no taker team (-1) and scores nothing.
+            winner = partie_step(totals, pending, marks, won,
+                                 -1 if taker < 0 else taker & 1, dout[O_MADE, row],
+                                 prof)
+            row += 1
+            k += 1
+        pout[PT_WINNER, j] = winner
+        pout[PT_TOTAL, j] = totals[0]
+        pout[PT_TOTAL + 1, j] = totals[1]
+        pout[PT_N_DONNES, j] = k
+    return row - first
