@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcoinche._kernels.borrow import borrow
+from simcoinche._kernels.borrow import borrow, borrow_all
 
 
 @njit(cache=True)
@@ -43,6 +43,23 @@ def _fill_rows(a, value):
     for i in range(v.shape[0]):
         for j in range(v.shape[1]):
             v[i, j] = value
+
+
+@njit(cache=True)
+def _borrow_tuple_and_write(a, b):
+    """Borrow ``(a, b)`` together, write through both views, return their shapes."""
+    x, y = borrow_all((a, b))
+    x[0] = 9.0
+    y[1, 2] = 4
+    return x.shape[0], y.shape[0], y.shape[1]
+
+
+def test_borrow_all_gives_a_view_of_each_array_of_the_tuple_in_order():
+    a = np.zeros(5)
+    b = np.zeros((2, 3), dtype=np.int16)
+    assert _borrow_tuple_and_write(a, b) == (5, 2, 3)
+    assert a.tolist() == [9.0, 0.0, 0.0, 0.0, 0.0]
+    assert b.tolist() == [[0, 0, 0], [0, 0, 4]]
 
 
 def test_borrowed_view_reads_and_writes_the_argument_itself():

@@ -53,7 +53,7 @@ from numba import njit, prange
 
 from simcoinche._kernels.announce import MAX_DECL
 from simcoinche._kernels.auction import AUCTION_STATE_LEN
-from simcoinche._kernels.borrow import borrow
+from simcoinche._kernels.borrow import borrow_all
 from simcoinche._kernels.donne import MAX_ACTIONS, play_one, play_phase
 from simcoinche._kernels.players import INFO_LEN
 from simcoinche._kernels.rng import RNG_STATE_LEN, STREAM_PLAYERS, donne_key, rng_seed
@@ -166,32 +166,9 @@ def _simulate_block(run_key, start, lo, hi, fixed_dealer, record, args, donne_ar
     arrays every thread shares would bounce between cores). This is safe because they are
     all arguments of this call: the caller holds them until it returns.
     """
-    codes, params, prof, out, auc, auc_len, play_rec = args
-    st, deck, hands, early, astate, actions = donne_arrays
-    cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_arrays
-    codes = borrow(codes)
-    params = borrow(params)
-    prof = borrow(prof)
-    out = borrow(out)
-    auc = borrow(auc)
-    auc_len = borrow(auc_len)
-    play_rec = borrow(play_rec)
-    st = borrow(st)
-    deck = borrow(deck)
-    hands = borrow(hands)
-    early = borrow(early)
-    astate = borrow(astate)
-    actions = borrow(actions)
-    cur = borrow(cur)
-    trick = borrow(trick)
-    info = borrow(info)
-    decl = borrow(decl)
-    declare = borrow(declare)
-    ann = borrow(ann)
-    bel = borrow(bel)
-    cpts = borrow(cpts)
-    tricks = borrow(tricks)
-    score = borrow(score)
+    codes, params, prof, out, auc, auc_len, play_rec = borrow_all(args)
+    st, deck, hands, early, astate, actions = borrow_all(donne_arrays)
+    cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = borrow_all(play_arrays)
     for j in range(lo, hi):
         index = start + j
         dealer = fixed_dealer if fixed_dealer >= 0 else index & 3
@@ -236,26 +213,9 @@ def _play_block(run_key, start, lo, hi, contracts, args, block_arrays, play_arra
     :func:`_simulate_block` (safe: they are arguments of this call).
     """
     hands, dealer, taker, level, kind, coinche = contracts
-    codes, params, prof, out = args
-    st, hs, actions, play_rec = block_arrays
-    cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_arrays
-    codes = borrow(codes)
-    params = borrow(params)
-    prof = borrow(prof)
-    st = borrow(st)
-    hs = borrow(hs)
-    actions = borrow(actions)
-    play_rec = borrow(play_rec)
-    cur = borrow(cur)
-    trick = borrow(trick)
-    info = borrow(info)
-    decl = borrow(decl)
-    declare = borrow(declare)
-    ann = borrow(ann)
-    bel = borrow(bel)
-    cpts = borrow(cpts)
-    tricks = borrow(tricks)
-    score = borrow(score)
+    codes, params, prof, out = borrow_all(args)
+    st, hs, actions, play_rec = borrow_all(block_arrays)
+    cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = borrow_all(play_arrays)
     for j in range(lo, hi):
         for s in range(4):
             hs[s] = hands[j, s]

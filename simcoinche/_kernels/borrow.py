@@ -27,6 +27,18 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 
+def _view(context, builder, arr, value):
+    """LLVM value of a view of the array ``value`` (numba type ``arr``) with a NULL
+    ``MemInfo`` and no parent object."""
+    src = context.make_array(arr)(context, builder, value=value)
+    dst = context.make_array(arr)(context, builder)
+    for name in ("nitems", "itemsize", "data", "shape", "strides"):
+        setattr(dst, name, getattr(src, name))
+    dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
+    dst.parent = cgutils.get_null_value(dst.parent.type)
+    return dst._getvalue()
+
+
 @intrinsic
 def borrow(typingctx, arr):
     """A view of ``arr`` (any numba array) without reference counting (NULL ``MemInfo``).
@@ -35,15 +47,25 @@ def borrow(typingctx, arr):
     """
     if not isinstance(arr, types.Array):
         return None
-    sig = arr(arr)
 
     def codegen(context, builder, signature, args):
-        src = context.make_array(arr)(context, builder, value=args[0])
-        dst = context.make_array(arr)(context, builder)
-        for name in ("nitems", "itemsize", "data", "shape", "strides"):
-            setattr(dst, name, getattr(src, name))
-        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
-        dst.parent = cgutils.get_null_value(dst.parent.type)
-        return dst._getvalue()
+        return _view(context, builder, arr, args[0])
 
-    return sig, codegen
+    return arr(arr), codegen
+
+
+@intrinsic
+def borrow_all(typingctx, arrays):
+    """:func:`borrow` of every array of the tuple ``arrays`` (arrays only), as a tuple of
+    the same types: ``a, b, c = borrow_all((a, b, c))``."""
+    if not isinstance(arrays, types.BaseTuple) or \
+            not all(isinstance(t, types.Array) for t in arrays.types):
+        return None
+
+    def codegen(context, builder, signature, args):
+        values = cgutils.unpack_tuple(builder, args[0], len(arrays.types))
+        views = [_view(context, builder, t, v) for t, v in zip(arrays.types, values,
+                                                               strict=True)]
+        return context.make_tuple(builder, arrays, views)
+
+    return arrays(arrays), codegen

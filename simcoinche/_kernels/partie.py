@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from simcoinche._kernels.batch import donne_scratch, play_scratch
-from simcoinche._kernels.borrow import borrow
+from simcoinche._kernels.borrow import borrow_all
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
@@ -122,33 +122,11 @@ def _parties_block(run_key, start, lo, hi, first, block_rows, max_donnes, args,
     arguments of this call, held by the caller until it returns).
     """
     given, codes, params, prof, pout, dout = args
-    st, deck, hands, early, astate, actions = donne_arrays
-    cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_arrays
-    auc, auc_len, play_rec = record_arrays
+    codes, params, prof, dout = borrow_all((codes, params, prof, dout))
+    st, deck, hands, early, astate, actions = borrow_all(donne_arrays)
+    cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = borrow_all(play_arrays)
+    auc, auc_len, play_rec = borrow_all(record_arrays)
     totals, pending, marks, won = partie_arrays
-    codes = borrow(codes)
-    params = borrow(params)
-    prof = borrow(prof)
-    dout = borrow(dout)
-    auc = borrow(auc)
-    auc_len = borrow(auc_len)
-    play_rec = borrow(play_rec)
-    st = borrow(st)
-    deck = borrow(deck)
-    hands = borrow(hands)
-    early = borrow(early)
-    astate = borrow(astate)
-    actions = borrow(actions)
-    cur = borrow(cur)
-    trick = borrow(trick)
-    info = borrow(info)
-    decl = borrow(decl)
-    declare = borrow(declare)
-    ann = borrow(ann)
-    bel = borrow(bel)
-    cpts = borrow(cpts)
-    tricks = borrow(tricks)
-    score = borrow(score)
     n_given = given.shape[1]
     # Typed bool, not a literal: play_one then shares run_batch's compiled version.
     record = n_given < 0
