@@ -77,13 +77,13 @@ from simcoinche._kernels.donne import (
     O_VALUE,
     choose_action,
     choose_card,
+    close_card_points,
     declared_cards,
     has_declarable,
+    note_card,
 )
 from simcoinche._kernels.layout import (
     P_AUCTION_CARDS,
-    P_CAPOT_CARD_POINTS,
-    P_LAST_TRICK_BONUS,
     P_N_BID_VALUES,
     P_SHOW_AFTER_CARD,
     P_SHOW_AFTER_CARD_SA,
@@ -96,9 +96,7 @@ from simcoinche._kernels.players import (
     I_DEALER,
     I_KIND,
     I_LEADER,
-    I_LED,
     I_LEVEL,
-    I_PLAYED,
     I_POINTS,
     I_SEAT,
     I_SHOWN,
@@ -494,23 +492,9 @@ class Table:
                 elif beats(np.int64(card), np.int64(win_card), np.int64(led), np.int64(kind)):
                     win_card = card
                     win_pos = p
-                info[I_PLAYED] = played
-                # Public inferences: who led which suit; a card off the led suit shows a
-                # void.
-                if p == 0:
-                    info[I_LED + seat] |= 1 << led
-                if p > 0 and (card >> 3) != led:
-                    info[I_VOID + seat] |= 1 << led
-                    if kind < 4 and led != kind and (card >> 3) != kind:
-                        if prev_pos != p - 2 and (prev_card >> 3) != kind:
-                            # Had to trump (opponent winning, no trump yet) and did not:
-                            # no trump.
-                            info[I_VOID + seat] |= 1 << kind
-                if belote_seat == seat and kind < 4 and card >> 3 == kind and (
-                    (card & 7) == 5 or (card & 7) == 6
-                ):
-                    # "Belote" is said when the first of K/Q of trumps is played.
-                    info[I_BELOTE_SEAT] = seat
+                note_card(info, np.int64(seat), np.int64(p), np.int64(card), np.int64(led),
+                          np.int64(kind), np.int64(prev_pos), np.int64(prev_card),
+                          np.int64(belote_seat), np.int64(played))
             # "A trick is won by the highest trump in it, else by the highest card of the
             # led suit" (kept card by card above with play.beats).
             winner = (leader + win_pos) & 3
@@ -525,15 +509,8 @@ class Table:
                 taker_tricks += 1
             leader = winner
         cpts, tricks = self.cpts, self.tricks
-        cpts[0], cpts[1] = c
-        tricks[0], tricks[1] = t
-        if t[0] == 8 or t[1] == 8:
-            # "a team that wins all 8 tricks has C = 252 ... and the other 0".
-            cpts[last_team] = prof[P_CAPOT_CARD_POINTS]
-            cpts[1 - last_team] = 0
-        else:
-            # "+10 for the last trick ("dix de der")".
-            cpts[last_team] += prof[P_LAST_TRICK_BONUS]
+        close_card_points(np.int64(c[0]), np.int64(c[1]), np.int64(t[0]), np.int64(t[1]),
+                          np.int64(last_team), prof, cpts, tricks)
         # A générale is made only if the bidder himself takes all 8 tricks.
         made = score_donne(np.int64(taker & 1), np.int64(level), np.int64(kind),
                            np.int64(coinche), cpts, tricks, ann, bel, prof, self.score,

@@ -164,6 +164,53 @@ def has_declarable(hands):
     return run3 != 0
 
 
+@njit(cache=True, inline="always")
+def note_card(info, seat, p, c, led, kind, prev_pos, prev_card, belote_seat, played):
+    """Update the public information ``info`` (int64[INFO_LEN]) after ``seat`` played
+    card ``c`` at position ``p`` of the trick (suit ``led`` led; before this card the
+    winner was at position ``prev_pos`` with ``prev_card``); ``played`` is the bitboard
+    of every card played so far, ``belote_seat`` the seat holding the belote or -1.
+
+    Shared by :func:`play_phase` and the Python table sequencer (:mod:`simcoinche.table`).
+    """
+    info[I_PLAYED] = played
+    # Public inferences: who led which suit; a card off the led suit shows a void.
+    if p == 0:
+        info[I_LED + seat] |= 1 << led
+    if p > 0 and (c >> 3) != led:
+        info[I_VOID + seat] |= 1 << led
+        if kind < 4 and led != kind and (c >> 3) != kind:
+            if prev_pos != p - 2 and (prev_card >> 3) != kind:
+                # Had to trump (opponent winning, no trump yet) and did not: no trump.
+                info[I_VOID + seat] |= 1 << kind
+    if belote_seat == seat and kind < 4 and c >> 3 == kind and (
+        (c & 7) == 5 or (c & 7) == 6
+    ):
+        # "Belote" is said when the first of K/Q of trumps is played.
+        info[I_BELOTE_SEAT] = seat
+
+
+@njit(cache=True, inline="always")
+def close_card_points(c0, c1, t0, t1, last_team, prof, cpts, tricks):
+    """Fill ``cpts`` and ``tricks`` (int32[2] each) from the card points ``c0``, ``c1``
+    and tricks ``t0``, ``t1`` won by each team in the 8 tricks, adding the last trick's
+    bonus (or the capot value) for ``last_team``, the winner of the 8th trick.
+
+    Shared by :func:`play_phase` and the Python table sequencer (:mod:`simcoinche.table`).
+    """
+    cpts[0] = c0
+    cpts[1] = c1
+    tricks[0] = t0
+    tricks[1] = t1
+    if t0 == 8 or t1 == 8:
+        # "a team that wins all 8 tricks has C = 252 ... and the other 0".
+        cpts[last_team] = prof[P_CAPOT_CARD_POINTS]
+        cpts[1 - last_team] = 0
+    else:
+        # "+10 for the last trick ("dix de der")".
+        cpts[last_team] += prof[P_LAST_TRICK_BONUS]
+
+
 @njit(cache=True)
 def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, st,
                actions, n_actions, record, play_rec, row,
@@ -308,24 +355,9 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
                 win_card = c
                 win_pos = p
             if heur:
-                info[I_PLAYED] = played
-                # Public inferences (only heuristic players read them): who led which
-                # suit; a card off the led suit shows a void.
-                if p == 0:
-                    info[I_LED + seat] |= 1 << led
-                if p > 0 and (c >> 3) != led:
-                    info[I_VOID + seat] |= 1 << led
-                    if kind < 4 and led != kind and (c >> 3) != kind:
-                        # The winner before this card (kept card by card).
-                        if prev_pos != p - 2 and (prev_card >> 3) != kind:
-                            # Had to trump (opponent winning, no trump yet) and did not:
-                            # no trump.
-                            info[I_VOID + seat] |= 1 << kind
-                if belote_seat == seat and kind < 4 and c >> 3 == kind and (
-                    (c & 7) == 5 or (c & 7) == 6
-                ):
-                    # "Belote" is said when the first of K/Q of trumps is played.
-                    info[I_BELOTE_SEAT] = seat
+                # Public information (only non-random players read it).
+                note_card(info, seat, p, c, led, kind, prev_pos, prev_card, belote_seat,
+                          played)
         # "A trick is won by the highest trump in it, else by the highest card of the
         # led suit" (kept card by card above with play.beats).
         winner = (leader + win_pos) & 3
@@ -344,17 +376,7 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
         if winner == taker:
             taker_tricks += 1
         leader = winner
-    cpts[0] = c0
-    cpts[1] = c1
-    tricks[0] = t0
-    tricks[1] = t1
-    if t0 == 8 or t1 == 8:
-        # "a team that wins all 8 tricks has C = 252 ... and the other 0".
-        cpts[last_team] = prof[P_CAPOT_CARD_POINTS]
-        cpts[1 - last_team] = 0
-    else:
-        # "+10 for the last trick ("dix de der")".
-        cpts[last_team] += prof[P_LAST_TRICK_BONUS]
+    close_card_points(c0, c1, t0, t1, last_team, prof, cpts, tricks)
 
     # A générale is made only if the bidder himself takes all 8 tricks.
     made = score_donne(taker & 1, level, kind, coinche, cpts, tricks, ann, bel, prof, score,
