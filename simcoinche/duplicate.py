@@ -44,13 +44,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 import simcoinche
-from simcoinche._kernels.batch import run_batch
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
@@ -72,13 +70,13 @@ from simcoinche.profiles import Profile
 from simcoinche.results import COLUMNS, chunk_table, schema
 from simcoinche.simulation import (
     GENERATOR,
-    PRANGE_CHUNK,
     RunInfo,
     _check_out,
     _run,
     _run_plan,
     _RunPlan,
     positive_int,
+    run_donnes,
 )
 from simcoinche.table import Timing
 
@@ -460,10 +458,9 @@ class _MatchBuffers:
 
     def _play(self, plan: _MatchPlan, key: np.uint64, start: int, k: int) -> None:
         for t in range(2):
-            with numba.parallel_chunksize(PRANGE_CHUNK):
-                run_batch(key, np.int64(start), np.int64(k), -1, plan.table_codes[t],
-                          plan.table_params[t], plan.profile.packed, False,
-                          self.out[t][:, :k], self.auc, self.auc_len, self.play, plan.think)
+            run_donnes(key, start, k, -1, plan.table_codes[t], plan.table_params[t],
+                       plan.profile.packed, False, self.out[t][:, :k], self.auc,
+                       self.auc_len, self.play, plan.think)
         self._solve_dd(plan, k)
 
     def _solve_dd(self, plan: _MatchPlan, k: int) -> None:

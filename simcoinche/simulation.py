@@ -348,6 +348,16 @@ def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_siz
     return _Plan(**fields, dealer=int(dealer), record=bool(record_play), dd=bool(dd))
 
 
+def run_donnes(key: np.uint64, start: int, k: int, dealer: int, codes: np.ndarray,
+               params: np.ndarray, prof: np.ndarray, record: bool, out: np.ndarray,
+               auc: np.ndarray, auc_len: np.ndarray, play: np.ndarray, think: Any) -> None:
+    """:func:`.batch.run_batch` of donnes ``start .. start+k-1`` into ``out`` (and the
+    record arrays), its blocks handed to the threads :data:`PRANGE_CHUNK` at a time."""
+    with numba.parallel_chunksize(PRANGE_CHUNK):
+        run_batch(key, np.int64(start), np.int64(k), dealer, codes, params, prof, record,
+                  out, auc, auc_len, play, think)
+
+
 class _Buffers:
     """Kernel output arrays for one chunk."""
 
@@ -372,10 +382,8 @@ class _Buffers:
         """Simulate donnes ``start .. start+k-1`` (then, with ``--dd``, solve their deals);
         ``progress(donnes)`` is called as the work advances."""
         out = self.out[:, :k]
-        with numba.parallel_chunksize(PRANGE_CHUNK):
-            run_batch(key, np.int64(start), np.int64(k), plan.dealer, plan.codes,
-                      plan.params, plan.profile.packed, plan.record, out, self.auc,
-                      self.auc_len, self.play, plan.think)
+        run_donnes(key, start, k, plan.dealer, plan.codes, plan.params, plan.profile.packed,
+                   plan.record, out, self.auc, self.auc_len, self.play, plan.think)
         if plan.dd:
             from simcoinche.dd_columns import solve_kinds
 

@@ -226,9 +226,11 @@ def test_colver_bots_bid_and_play_legal_whole_donnes_seeing_no_hidden_card(spec)
     assert total > 500 and right / total < 0.6, right / total
 
 
-def test_an_illegal_colver_card_raises_naming_bot_seat_and_card(monkeypatch):
+def _table_with_lying_bot(spec: str, team: int):
+    """A table of heuristic players with colver bot ``spec`` (playing :class:`_Lying`
+    positions) for team ``team``; returns ``(run key, table, one-row output)``."""
     key = np.uint64(seed_key(np.uint64(4)))
-    bot = ColverPlayer("colver-ismcts:time=0.002", int(key))
+    bot = ColverPlayer(spec, int(key))
 
     class Liar:
         class Env:
@@ -238,8 +240,13 @@ def test_an_illegal_colver_card_raises_naming_bot_seat_and_card(monkeypatch):
 
     bot.colver = Liar
     table = Table(PROF, np.array([1, 1], dtype=np.int32),
-                  np.stack([param_array("heuristic")] * 2), (bot, None))
-    out = np.zeros((N_OUT, 1), dtype=np.int32)
+                  np.stack([param_array("heuristic")] * 2),
+                  (bot, None) if team == 0 else (None, bot))
+    return key, table, np.zeros((N_OUT, 1), dtype=np.int32)
+
+
+def test_an_illegal_colver_card_raises_naming_bot_seat_and_card():
+    key, table, out = _table_with_lying_bot("colver-ismcts:time=0.002", 0)
     with pytest.raises(IllegalPeerAction, match=r"^colver-ismcts:time=0.002 \(seat [02], donne "
                        r"\d+, trick \d, card \d of the trick\) answered [0-9TJQKA][SHDC] "
                        r"\(colver card \d+\), not a legal card \(legal: "):
@@ -269,19 +276,7 @@ class _Lying:
 
 def test_an_illegal_colver_bid_raises(monkeypatch):
     monkeypatch.setattr(_Lying, "lie_at_auction", True)
-    key = np.uint64(seed_key(np.uint64(4)))
-    bot = ColverPlayer("colver-isdd", int(key))
-
-    class Liar:
-        class Env:
-            @staticmethod
-            def deal(dealer, seed):
-                return _Lying(colver.Env.deal(dealer=dealer, seed=seed))
-
-    bot.colver = Liar
-    table = Table(PROF, np.array([1, 1], dtype=np.int32),
-                  np.stack([param_array("heuristic")] * 2), (None, bot))
-    out = np.zeros((N_OUT, 1), dtype=np.int32)
+    key, table, out = _table_with_lying_bot("colver-isdd", 1)
     # Dealer 0: seat 1 (the bot) speaks first; coinche with no bid.
     with pytest.raises(IllegalPeerAction, match=r"^colver-isdd \(seat 1, donne 0, auction "
                        r"action 1\) answered coinche \(colver action 41\): no bid to coinche"):
