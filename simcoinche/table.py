@@ -59,32 +59,21 @@ from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
     NO_CARD,
-    O_ANNOUNCE,
-    O_BELOTE,
-    O_CAPOT,
-    O_CARD_POINTS,
-    O_COINCHE,
     O_DEALER,
     O_HAND,
-    O_LEVEL,
-    O_MADE,
-    O_MARKS,
     O_N_BIDS,
-    O_PASSED,
-    O_TAKER,
-    O_TRICKS,
-    O_TRUMP,
-    O_VALUE,
     choose_action,
     choose_card,
     close_card_points,
     declared_cards,
     has_declarable,
     note_card,
+    write_contract,
+    write_passed_out,
+    write_result,
 )
 from simcoinche._kernels.layout import (
     P_AUCTION_CARDS,
-    P_N_BID_VALUES,
     P_SHOW_AFTER_CARD,
     P_SHOW_AFTER_CARD_SA,
 )
@@ -117,10 +106,6 @@ from simcoinche._kernels.rng import (
     rng_seed,
 )
 from simcoinche._kernels.scoring import (
-    S_ANN0,
-    S_ANN1,
-    S_MARK0,
-    S_MARK1,
     SCORE_LEN,
     bid_value,
     score_donne,
@@ -328,20 +313,7 @@ class Table:
 
         if astate[A_STATUS] != 1:
             # "Four passes before any bid: the donne is passed out" — recorded as a row.
-            out[O_PASSED, row] = 1
-            out[O_TAKER, row] = -1
-            out[O_LEVEL, row] = -1
-            out[O_VALUE, row] = 0
-            out[O_TRUMP, row] = -1
-            out[O_CAPOT, row] = 0
-            out[O_COINCHE, row] = 0
-            for t in range(2):
-                out[O_TRICKS + t, row] = 0
-                out[O_CARD_POINTS + t, row] = 0
-                out[O_ANNOUNCE + t, row] = 0
-                out[O_BELOTE + t, row] = 0
-                out[O_MARKS + t, row] = 0
-            out[O_MADE, row] = 0
+            write_passed_out(out, np.int64(row))
             if record:
                 play_rec[row, :] = NO_CARD
             return
@@ -350,25 +322,13 @@ class Table:
         level = int(astate[A_LEVEL])
         kind = int(astate[A_KIND])
         coinche = int(astate[A_COINCHE])
-        out[O_PASSED, row] = 0
-        out[O_TAKER, row] = taker
-        out[O_LEVEL, row] = level
-        out[O_VALUE, row] = bid_value(np.int64(level), prof)
-        out[O_TRUMP, row] = kind
-        out[O_CAPOT, row] = 1 if level == prof[P_N_BID_VALUES] else 0
-        out[O_COINCHE, row] = coinche
+        write_contract(out, np.int64(row), np.int64(taker), np.int64(level), np.int64(kind),
+                       np.int64(coinche), prof)
 
         made = self._play_phase(int(index), int(dealer), taker, level, kind, coinche, na,
                                 play_rec if record else None, row)
-        for t in range(2):
-            out[O_TRICKS + t, row] = self.tricks[t]
-            out[O_CARD_POINTS + t, row] = self.cpts[t]
-            out[O_BELOTE + t, row] = self.bel[t]
-        out[O_ANNOUNCE, row] = self.score[S_ANN0]
-        out[O_ANNOUNCE + 1, row] = self.score[S_ANN1]
-        out[O_MARKS, row] = self.score[S_MARK0]
-        out[O_MARKS + 1, row] = self.score[S_MARK1]
-        out[O_MADE, row] = made
+        write_result(out, np.int64(row), np.int64(made), self.tricks, self.cpts, self.bel,
+                     self.score)
 
     # --- after the auction (donne.play_phase) --------------------------------------------
 

@@ -385,6 +385,53 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
 
 
 
+@njit(cache=True, inline="always")
+def write_passed_out(out, row):
+    """Row ``row`` of ``out`` (int32[N_OUT, n]) for a passed-out donne: every contract and
+    result column empty (the hands, dealer and bid count are written before)."""
+    out[O_PASSED, row] = 1
+    out[O_TAKER, row] = -1
+    out[O_LEVEL, row] = -1
+    out[O_VALUE, row] = 0
+    out[O_TRUMP, row] = -1
+    out[O_CAPOT, row] = 0
+    out[O_COINCHE, row] = 0
+    for t in range(2):
+        out[O_TRICKS + t, row] = 0
+        out[O_CARD_POINTS + t, row] = 0
+        out[O_ANNOUNCE + t, row] = 0
+        out[O_BELOTE + t, row] = 0
+        out[O_MARKS + t, row] = 0
+    out[O_MADE, row] = 0
+
+
+@njit(cache=True, inline="always")
+def write_contract(out, row, taker, level, kind, coinche, prof):
+    """The contract columns of row ``row`` of ``out`` (int32[N_OUT, n])."""
+    out[O_PASSED, row] = 0
+    out[O_TAKER, row] = taker
+    out[O_LEVEL, row] = level
+    out[O_VALUE, row] = bid_value(level, prof)
+    out[O_TRUMP, row] = kind
+    out[O_CAPOT, row] = 1 if level == prof[P_N_BID_VALUES] else 0
+    out[O_COINCHE, row] = coinche
+
+
+@njit(cache=True, inline="always")
+def write_result(out, row, made, tricks, cpts, bel, score):
+    """The result columns of row ``row`` of ``out`` (int32[N_OUT, n]) from
+    :func:`play_phase`'s outputs (int32[2] per team, ``score`` int32[SCORE_LEN])."""
+    for t in range(2):
+        out[O_TRICKS + t, row] = tricks[t]
+        out[O_CARD_POINTS + t, row] = cpts[t]
+        out[O_BELOTE + t, row] = bel[t]
+    out[O_ANNOUNCE, row] = score[S_ANN0]
+    out[O_ANNOUNCE + 1, row] = score[S_ANN1]
+    out[O_MARKS, row] = score[S_MARK0]
+    out[O_MARKS + 1, row] = score[S_MARK1]
+    out[O_MADE, row] = made
+
+
 @njit(cache=True)
 def play_one(run_key, index, row, dealer, codes, params, prof, record,
              out, auc, auc_len, play_rec,
@@ -459,20 +506,7 @@ cpts, tricks, score
 
     if astate[A_STATUS] != 1:
         # "Four passes before any bid: the donne is passed out" — recorded as a row.
-        out[O_PASSED, row] = 1
-        out[O_TAKER, row] = -1
-        out[O_LEVEL, row] = -1
-        out[O_VALUE, row] = 0
-        out[O_TRUMP, row] = -1
-        out[O_CAPOT, row] = 0
-        out[O_COINCHE, row] = 0
-        for t in range(2):
-            out[O_TRICKS + t, row] = 0
-            out[O_CARD_POINTS + t, row] = 0
-            out[O_ANNOUNCE + t, row] = 0
-            out[O_BELOTE + t, row] = 0
-            out[O_MARKS + t, row] = 0
-        out[O_MADE, row] = 0
+        write_passed_out(out, row)
         if record:
             for k in range(32):
                 play_rec[row, k] = NO_CARD
@@ -482,24 +516,10 @@ cpts, tricks, score
     level = astate[A_LEVEL]
     kind = astate[A_KIND]
     coinche = astate[A_COINCHE]
-    out[O_PASSED, row] = 0
-    out[O_TAKER, row] = taker
-    out[O_LEVEL, row] = level
-    out[O_VALUE, row] = bid_value(level, prof)
-    out[O_TRUMP, row] = kind
-    out[O_CAPOT, row] = 1 if level == prof[P_N_BID_VALUES] else 0
-    out[O_COINCHE, row] = coinche
+    write_contract(out, row, taker, level, kind, coinche, prof)
 
     made, _ = play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, st,
                          actions, na, record, play_rec, row,
                          cur, trick, info, decl, declare, ann, bel, cpts, tricks, score,
                          think)
-    for t in range(2):
-        out[O_TRICKS + t, row] = tricks[t]
-        out[O_CARD_POINTS + t, row] = cpts[t]
-        out[O_BELOTE + t, row] = bel[t]
-    out[O_ANNOUNCE, row] = score[S_ANN0]
-    out[O_ANNOUNCE + 1, row] = score[S_ANN1]
-    out[O_MARKS, row] = score[S_MARK0]
-    out[O_MARKS + 1, row] = score[S_MARK1]
-    out[O_MADE, row] = made
+    write_result(out, row, made, tricks, cpts, bel, score)
