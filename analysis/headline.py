@@ -9,7 +9,7 @@ when its metadata matches, else simulates it (about 20 s on 2 cores), then write
     .venv/bin/python analysis/headline.py                 # the default run
     .venv/bin/python analysis/headline.py -n 20000 --out /tmp/h.md   # a quick look
 
-Tables (columns documented in :data:`simcoinche.report.TABLES`): overview, contract
+Tables (columns documented in :data:`simcoinche.analysis.report.TABLES`): overview, contract
 success by bid level, by the taker's trump length × top trumps (as a rate matrix), the
 bid curve by the taker's trump length (P(made) at each level), coinche outcomes.
 """
@@ -23,9 +23,9 @@ from pathlib import Path
 import pandas as pd
 
 import simcoinche
-from simcoinche.errors import InputError
-from simcoinche.report import bid_curve_pivot, headline_tables, markdown_table
-from simcoinche.simulation import default_out, simulate_to_file
+from simcoinche.analysis.report import bid_curve_pivot, headline_tables, markdown_table
+from simcoinche.rules.errors import InputError
+from simcoinche.runs.simulation import default_out, simulate_to_file
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_N = 1_000_000

@@ -17,8 +17,8 @@ import argparse
 import shlex
 import sys
 
-from simcoinche.errors import InputError
-from simcoinche.hand_odds import check_level, odds
+from simcoinche.analysis.hand_odds import check_level, odds
+from simcoinche.rules.errors import InputError
 
 DEFAULT_HAND = "JH 9H AH TH KS 7C 8D AD"
 

@@ -9,7 +9,7 @@ matches). Writes into ``analysis/output/``:
   donnes per partie, who won) and P(a team wins | its total, the other's total) as a grid
   of 200-point bins; the answer for 640 against 910;
 - ``win_probability_<profile>.csv`` — the tidy table in 100-point bins with counts and
-  Wilson 95 % intervals (:func:`simcoinche.partie.win_probability`);
+  Wilson 95 % intervals (:func:`simcoinche.runs.partie.win_probability`);
 - ``win_probability_federal.png`` — its heatmap.
 
 ::
@@ -29,16 +29,12 @@ import numpy as np
 import pandas as pd
 
 import simcoinche
-from simcoinche.errors import InputError
-from simcoinche.partie import (
-    default_parties_out,
-    parties_to_file,
-    win_probability,
-    win_probability_pivot,
-)
-from simcoinche.plots import plot_win_probability
-from simcoinche.profiles import PROFILES
-from simcoinche.report import _pivot_markdown
+from simcoinche.analysis.plots import plot_win_probability
+from simcoinche.analysis.report import _pivot_markdown
+from simcoinche.analysis.win_probability import win_probability, win_probability_pivot
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import PROFILES
+from simcoinche.runs.partie import default_parties_out, parties_to_file
 
 HERE = Path(__file__).resolve().parent
 SEED = 1

@@ -5,7 +5,7 @@ Usage: ``python -m benchmarks.dask_throughput [--n N] [--task-size K] [--shapes 
 
 Both engines write Parquet to a temporary directory with the same seed and players:
 
-- ``single_process``: :func:`simcoinche.simulation.simulate` to one file with all cores;
+- ``single_process``: :func:`simcoinche.runs.simulation.simulate` to one file with all cores;
 - per local-cluster shape ``WxT`` (W worker processes of T threads):
   ``end_to_end`` starts the cluster and runs, as ``simcoinche simulate --engine dask``
   does; ``warm`` runs on a cluster already started whose workers have loaded the kernels
@@ -34,7 +34,7 @@ def _shape(text: str) -> tuple[int, int]:
 
 
 def _single(n: int, seed: int, players: str, tmp: Path) -> dict[str, Any]:
-    from simcoinche.simulation import simulate
+    from simcoinche.runs.simulation import simulate
 
     t0 = time.perf_counter()
     simulate(n, seed=seed, players=players, out=tmp / "single.parquet", progress=False)
@@ -46,7 +46,7 @@ def _dask(n: int, seed: int, players: str, tmp: Path, shape: tuple[int, int],
           task_size: int, modes: set[str]) -> dict[str, Any]:
     from distributed import Client, LocalCluster
 
-    from simcoinche.distributed import simulate_dask
+    from simcoinche.runs.distributed import simulate_dask
 
     out: dict[str, Any] = {"workers": shape[0], "threads_per_worker": shape[1]}
     if "end_to_end" in modes:
@@ -88,8 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
 
-    from simcoinche.distributed import default_task_size
-    from simcoinche.simulation import simulate
+    from simcoinche.runs.distributed import default_task_size
+    from simcoinche.runs.simulation import simulate
 
     task_size = args.task_size or default_task_size(args.n)
     simulate(5000, seed=0, players=args.players, progress=False)  # compile / load cache

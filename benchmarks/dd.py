@@ -5,7 +5,7 @@ converted to our card encoding (colver's rank order in a suit is ``7 8 9 J Q K T
 ours ``7 8 9 T J Q K A``; suits, seats and the opening lead are the same). Three tasks:
 
 - **value-only**: team 0's card points of a whole deal, for each of the 4 trump suits
-  (ours: :func:`simcoinche.dd.solve_many` with ``threads=1``, one call for all rows;
+  (ours: :func:`simcoinche.analysis.dd.solve_many` with ``threads=1``, one call for all rows;
   colver: ``Env.solve_all_suits()``, four solves per call). Unit: solves/s (a solve is
   one (deal, suit)). Our search reports its node count (nodes/s); colver's bindings do
   not expose one.
@@ -46,7 +46,7 @@ OURS_RANK_TO_COLVER = tuple(COLVER_RANK_TO_OURS.index(r) for r in range(8))
 MID_CARDS = 8  # two tricks
 
 VALUE_DESCRIPTION = ("team 0's DD card points of a whole deal per trump suit; ours "
-                     "simcoinche.dd.solve_many(threads=1), colver Env.solve_all_suits()")
+                     "simcoinche.analysis.dd.solve_many(threads=1), colver Env.solve_all_suits()")
 ROOT_DESCRIPTION = ("every legal card of the opening leader scored (one position = all its "
                     "cards); ours _kernels.dd.root_values, colver solve_scores()")
 MID_DESCRIPTION = ("every legal card scored after 2 tricks of seeded random legal play; ours "
@@ -81,8 +81,8 @@ class Deal:
 
 def _mid_position(hands: np.ndarray, dealer: int, kind: int, seed: int):
     """Seeded random legal play of MID_CARDS cards (the reference engine's rules)."""
-    from simcoinche import reference as ref
-    from simcoinche.cards import from_mask
+    from simcoinche.rules import reference as ref
+    from simcoinche.rules.cards import from_mask
 
     rng = random.Random(seed)
     held = [set(from_mask(int(h))) for h in hands]
@@ -127,7 +127,7 @@ def make_deals(n: int) -> list[Deal]:
 
 def ours_values(deals: list[Deal]) -> tuple[np.ndarray, float, int]:
     """(values int[n, 4], seconds, nodes) of the value-only solves, one thread."""
-    from simcoinche import dd
+    from simcoinche.analysis import dd
 
     n = len(deals)
     hands = np.repeat(np.stack([d.hands for d in deals]), 4, axis=0)
@@ -143,7 +143,7 @@ def ours_roots(deals: list[Deal], mid: bool) -> tuple[list[dict[int, int]], floa
     """Team 0's final card points after each legal card of the seat to play (colver's
     card indices), at the opening lead or after two tricks; seconds; nodes."""
     from simcoinche._kernels import dd as kdd
-    from simcoinche.profiles import FEDERAL
+    from simcoinche.rules.profiles import FEDERAL
 
     S = _SCRATCH.get("S")
     if S is None:

@@ -14,12 +14,12 @@ import time
 import numpy as np
 from numba import njit
 
-from simcoinche import reference as ref
 from simcoinche._kernels import announce, play, scoring
 from simcoinche._kernels.deal import deal_hands
 from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, seed_key
-from simcoinche.cards import from_mask
-from simcoinche.profiles import FEDERAL
+from simcoinche.rules import reference as ref
+from simcoinche.rules.cards import from_mask
+from simcoinche.rules.profiles import FEDERAL
 
 PROF = FEDERAL.packed
 

@@ -2,7 +2,7 @@
 
 Two figures, both warm (the kernels are compiled or loaded from the cache first):
 
-- ``seconds``: the :func:`simcoinche.hand_odds.odds` call in process — 100,000 exact
+- ``seconds``: the :func:`simcoinche.analysis.hand_odds.odds` call in process — 100,000 exact
   constrained deals, each played once per contract kind (4 kinds federal: 400,000 plays)
   and scored at every bid level;
 - ``cli_seconds``: the whole command ``simcoinche odds --hand … --samples 100000`` in a
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import numba
 
-    from simcoinche.hand_odds import odds
+    from simcoinche.analysis.hand_odds import odds
 
     threads = args.threads or numba.config.NUMBA_NUM_THREADS
     odds(HAND, samples=2000, seed=0, threads=threads, progress=False)   # warm-up

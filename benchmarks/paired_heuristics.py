@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-from simcoinche.simulation import simulate
+from simcoinche.runs.simulation import simulate
 
 
 def paired(n: int, param: str, new: float, old: float, seed: int = 1,

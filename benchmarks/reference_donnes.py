@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 import time
 
-from simcoinche import actions as act
-from simcoinche import reference as ref
-from simcoinche.profiles import FEDERAL, Profile
+from simcoinche.rules import actions as act
+from simcoinche.rules import reference as ref
+from simcoinche.rules.profiles import FEDERAL, Profile
 
 
 def random_donne(rnd: random.Random, dealer: int,

@@ -22,8 +22,8 @@ import numba
 import numpy as np
 
 from simcoinche._kernels.rng import seed_key
-from simcoinche.profiles import PROFILES
-from simcoinche.simulation import _Buffers, _plan
+from simcoinche.rules.profiles import PROFILES
+from simcoinche.runs.simulation import _Buffers, _plan
 
 
 def run_hash(players: str, profile: str, n: int, seed: int = 1,

@@ -46,7 +46,7 @@ import numpy as np
 from benchmarks import dd as dd_bench
 from benchmarks import kernels, peer_colver, reference_donnes
 from benchmarks.harness import REPO, Figure, Results, repeat, table, write_results
-from simcoinche.profiles import PROFILES
+from simcoinche.rules.profiles import PROFILES
 
 SIZES = {
     # name: (quick, full)
@@ -107,7 +107,7 @@ def bench_kernels(res: Results, quick: bool, repeats: int) -> None:
 def _kernel_donnes(players: str, threads: int, n: int, profile: str = "federal") -> float:
     """Complete donnes per second from the batch kernel alone (no table, no file)."""
     from simcoinche._kernels.rng import seed_key
-    from simcoinche.simulation import _Buffers, _plan
+    from simcoinche.runs.simulation import _Buffers, _plan
 
     plan = _plan(n, 1, profile, players, threads, n, None, False, None)
     buf = _Buffers(n, False)
@@ -150,7 +150,7 @@ def bench_donnes(res: Results, quick: bool, repeats: int) -> None:
 
 
 def _e2e(players: str, threads: int, n: int, tmp: Path) -> float:
-    from simcoinche.simulation import simulate_to_file
+    from simcoinche.runs.simulation import simulate_to_file
 
     out = tmp / f"e2e-{players}-{threads}.parquet"
     simulate_to_file(1000, seed=1, players=players, out=out, overwrite=True, threads=threads,
@@ -191,7 +191,7 @@ def bench_rss(res: Results, quick: bool, tmp: Path) -> None:
     n = _size("rss", quick)
     out = tmp / "rss.parquet"
     code = (
-        "import resource, simcoinche.simulation as s\n"
+        "import resource, simcoinche.runs.simulation as s\n"
         f"s.simulate_to_file({n}, seed=1, players='heuristic', out={str(out)!r}, "
         "overwrite=True, progress=False)\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
@@ -210,7 +210,7 @@ def bench_startup(res: Results, quick: bool, tmp: Path) -> None:
     cache = Path(tempfile.mkdtemp(prefix="numba-cache-", dir=tmp))
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
     out = tmp / "startup.parquet"
-    code = ("import sys; from simcoinche.cli import main; "
+    code = ("import sys; from simcoinche.commands.cli import main; "
             f"sys.exit(main(['simulate', '-n', '1000', '--seed', '1', '--out', {str(out)!r}, "
             "'--overwrite']))")
     _log("cold start (empty numba cache) of simcoinche simulate -n 1000")
@@ -245,7 +245,7 @@ def bench_invariants(res: Results, quick: bool) -> None:
 
 def bench_odds(res: Results, quick: bool, repeats: int) -> None:
     """Warm ``simcoinche odds``: in process and the whole command in a fresh process."""
-    from simcoinche.hand_odds import odds
+    from simcoinche.analysis.hand_odds import odds
 
     hand = "JH 9H AH TH KS 7C 8D AD"
     samples = _size("odds_samples", quick)
@@ -257,7 +257,7 @@ def bench_odds(res: Results, quick: bool, repeats: int) -> None:
         odds(hand, samples=samples, seed=1, threads=threads, progress=False)
         return time.perf_counter() - t0
 
-    code = ("import sys; from simcoinche.cli import main; "
+    code = ("import sys; from simcoinche.commands.cli import main; "
             f"sys.exit(main(['odds', '--hand', {hand!r}, '--samples', '{samples}', "
             "'--seed', '1', '--no-progress', '--json']))")
     _log(f"warm odds with {samples:,} samples")
@@ -334,8 +334,8 @@ def bench_dask(res: Results, quick: bool, tmp: Path) -> None:
     """Local Dask cluster (2 single-threaded workers, cluster start included) against the
     single-process engine, same donnes, same seed, Parquet written by both."""
     from benchmarks.dask_throughput import _dask, _single
-    from simcoinche.distributed import default_task_size
-    from simcoinche.simulation import simulate
+    from simcoinche.runs.distributed import default_task_size
+    from simcoinche.runs.simulation import simulate
 
     n = _size("dask", quick)
     simulate(5000, seed=0, players="heuristic", progress=False)  # compile / load the cache
@@ -355,7 +355,7 @@ def bench_dask(res: Results, quick: bool, tmp: Path) -> None:
 
 def _parties(threads: int, n: int, tmp: Path) -> tuple[float, float]:
     """Parties/s and donnes/s of ``parties`` to a Parquet file (warm kernels)."""
-    from simcoinche.partie import parties
+    from simcoinche.runs.partie import parties
 
     out = tmp / f"parties-{threads}.parquet"
     parties(500, seed=1, out=out, overwrite=True, threads=threads, progress=False)
@@ -385,7 +385,7 @@ def bench_parties(res: Results, quick: bool, repeats: int, tmp: Path) -> None:
 
 def bench_ddsim(res: Results, quick: bool, tmp: Path, n: int | None = None) -> None:
     """``simulate -n N --dd`` to a Parquet file on 2 threads (the DD solves dominate)."""
-    from simcoinche.simulation import simulate, simulate_to_file
+    from simcoinche.runs.simulation import simulate, simulate_to_file
 
     n = n or _size("ddsim_donnes", quick)
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
@@ -403,7 +403,7 @@ def bench_ddsim(res: Results, quick: bool, tmp: Path, n: int | None = None) -> N
 def bench_pimc(res: Results, quick: bool, tmp: Path) -> None:
     """PIMC donnes end to end (Parquet written), every seat ``pimc``, 2 threads, for each
     number of worlds in :data:`PIMC_WORLDS`."""
-    from simcoinche.simulation import simulate, simulate_to_file
+    from simcoinche.runs.simulation import simulate, simulate_to_file
 
     n = _size("pimc_donnes", quick)
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
@@ -424,8 +424,8 @@ def bench_pimc(res: Results, quick: bool, tmp: Path) -> None:
 
 
 def _rollout_rate(hands: list[list[int]], n: int) -> float:
-    """Playouts per second of ``simcoinche.rollout`` on one thread."""
-    from simcoinche.rollout import rollout
+    """Playouts per second of ``simcoinche.runs.rollout`` on one thread."""
+    from simcoinche.runs.rollout import rollout
 
     t0 = time.perf_counter()
     rollout(hands, peer_colver.ROLLOUT_DEALER, peer_colver.ROLLOUT_KIND, n, seed=1,
@@ -456,7 +456,7 @@ def bench_peer(res: Results, quick: bool, repeats: int) -> None:
         ours.append(_rollout_rate(hands, n_roll))
         theirs.append(peer_colver.rollout_rate(_size("colver_rollout", quick)))
     res.add(Figure("rollout.t1", "playouts/s", ours,
-                   "simcoinche.rollout: random legal play of the 32 cards from colver's "
+                   "simcoinche.runs.rollout: random legal play of the 32 cards from colver's "
                    "deal (seed 1, dealer 0, hearts), team 0's card points; 1 thread"))
     res.add(Figure("colver.rollout", "playouts/s", theirs, peer_colver.ROLLOUT_DESCRIPTION))
     res.ratio("our rollout / colver rollout (1 thread, same position)", "rollout.t1",

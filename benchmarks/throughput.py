@@ -26,7 +26,7 @@ import time
 
 
 def _one(n: int, players: str, threads: int, record: bool) -> dict:
-    from simcoinche.simulation import simulate
+    from simcoinche.runs.simulation import simulate
 
     with tempfile.TemporaryDirectory() as tmp:
         simulate(1000, seed=1, players=players, threads=threads,
@@ -61,9 +61,9 @@ def check_invariants(n: int, players: str, seed: int = 1) -> dict:
         SCORE_LEN,
         score_donne,
     )
-    from simcoinche.profiles import FEDERAL
-    from simcoinche.results import read_results
-    from simcoinche.simulation import simulate
+    from simcoinche.rules.profiles import FEDERAL
+    from simcoinche.runs.results import read_results
+    from simcoinche.runs.simulation import simulate
 
     @njit(cache=False)
     def rescore(h, taker, level, kind, coinche, cp, tw, bel, prof):
@@ -148,7 +148,7 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
         rng_seed,
         seed_key,
     )
-    from simcoinche.simulation import _plan
+    from simcoinche.runs.simulation import _plan
 
     @njit(cache=False)
     def run(run_key, n, codes, params, prof, stage):

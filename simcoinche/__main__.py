@@ -1,5 +1,5 @@
 import sys
 
-from simcoinche.cli import main
+from simcoinche.commands.cli import main
 
 sys.exit(main())

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from simcoinche._kernels import announce, annul, auction, play, scoring
-from simcoinche.cards import from_mask, to_mask
-from simcoinche.profiles import Profile, get_profile
+from simcoinche.rules.cards import from_mask, to_mask
+from simcoinche.rules.profiles import Profile, get_profile
 
 _STATUS = {0: "running", 1: "contract", 2: "passed_out"}
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simcoinche import reference as ref
-from simcoinche.profiles import Profile, get_profile
+from simcoinche.rules import reference as ref
+from simcoinche.rules.profiles import Profile, get_profile
 
 _STATUS = {ref.RUNNING: "running", ref.CONTRACT: "contract", ref.PASSED_OUT: "passed_out"}
 
@@ -19,7 +19,7 @@ ProfileArg = str | Profile | None
 
 
 class ReferenceEngine:
-    """The pure-Python oracle (:mod:`simcoinche.reference`)."""
+    """The pure-Python oracle (:mod:`simcoinche.rules.reference`)."""
 
     name = "reference"
 

@@ -25,14 +25,14 @@ from simcoinche._kernels.batch import PC_LEN, PC_MADE, PC_MARKS, play_contracts
 from simcoinche._kernels.donne import MAX_ACTIONS
 from simcoinche._kernels.heuristic import heuristic_action
 from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
-from simcoinche.actions import COINCHE, PASS, is_bid
-from simcoinche.advisor import candidate_actions, evaluate
-from simcoinche.cli import main
-from simcoinche.conditioned import draw_kept, parse_auction
-from simcoinche.errors import InputError
-from simcoinche.hand_odds import deals
-from simcoinche.profiles import get_profile
-from simcoinche.simulation import team_players
+from simcoinche.analysis.advisor import candidate_actions, evaluate
+from simcoinche.analysis.conditioned import draw_kept, parse_auction
+from simcoinche.analysis.hand_odds import deals
+from simcoinche.commands.cli import main
+from simcoinche.rules.actions import COINCHE, PASS, is_bid
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import get_profile
+from simcoinche.runs.simulation import team_players
 
 MONSTER = "JH 9H AH TH KH QH AS AD"
 WORTHLESS = "7S 8S 7H 8H 7D 8D 7C 8C"
@@ -143,7 +143,7 @@ def test_candidates_are_the_legal_actions_up_to_the_ceiling():
     opening = candidate_actions(parse_auction("", prof), len(prof.bid_values))
     assert opening[0] == PASS and COINCHE not in opening and len(opening) == 1 + 10 * 4
     after = candidate_actions(parse_auction("80H", prof, dealer=0), 2)   # up to 100
-    from simcoinche.actions import format_action
+    from simcoinche.rules.actions import format_action
 
     assert [format_action(c, prof) for c in after] == [
         "pass", "90S", "90H", "90D", "90C", "100S", "100H", "100D", "100C", "coinche"]

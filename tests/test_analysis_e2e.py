@@ -10,9 +10,9 @@ import pytest
 from matplotlib.image import imread
 
 import simcoinche
-from simcoinche.features import hand_features
-from simcoinche.plots import plot_all
-from simcoinche.stats import bid_curve, made_at, played, success_rates
+from simcoinche.analysis.features import hand_features
+from simcoinche.analysis.plots import plot_all
+from simcoinche.analysis.stats import bid_curve, made_at, played, success_rates
 
 ROOT = Path(__file__).resolve().parent.parent
 

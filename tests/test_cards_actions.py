@@ -1,14 +1,15 @@
-"""Card text and bitboards (``simcoinche.cards``), auction tokens (``simcoinche.actions``)."""
+"""Card text and bitboards (``simcoinche.rules.cards``), auction tokens
+(``simcoinche.rules.actions``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from simcoinche import actions as act
-from simcoinche import cards as C
-from simcoinche.cards import AS, HEARTS, JACK, JH, KC, SPADES, TEN, TS
-from simcoinche.errors import InputError
-from simcoinche.profiles import FEDERAL
+from simcoinche.rules import actions as act
+from simcoinche.rules import cards as C
+from simcoinche.rules.cards import AS, HEARTS, JACK, JH, KC, SPADES, TEN, TS
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import FEDERAL
 
 # ---------------------------------------------------------------------------------------
 # Cards: "Text notation is rank then suit: JH jack of hearts, TS ten of spades (10S is
@@ -148,7 +149,7 @@ def test_every_auction_reason_has_a_text():
 
 
 def test_sevens_eights_nines_also_have_suit_first_names():
-    import simcoinche.cards as cards
+    import simcoinche.rules.cards as cards
 
     for suit in "SHDC":
         for rank in "789":

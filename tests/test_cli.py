@@ -7,8 +7,8 @@ import argparse
 import pytest
 
 import simcoinche
-from simcoinche import cli
-from simcoinche.errors import InputError, RunError
+from simcoinche.commands import cli
+from simcoinche.rules.errors import InputError, RunError
 
 
 def _with_command(monkeypatch, func):

@@ -21,12 +21,12 @@ from simcoinche._kernels.auction_filter import STREAM_FILTER, auction_view
 from simcoinche._kernels.donne import MAX_ACTIONS
 from simcoinche._kernels.heuristic import heuristic_action
 from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
-from simcoinche.cli import main
-from simcoinche.conditioned import draw_kept, parse_auction
-from simcoinche.errors import InputError
-from simcoinche.hand_odds import deals
-from simcoinche.profiles import get_profile
-from simcoinche.simulation import team_players
+from simcoinche.analysis.conditioned import draw_kept, parse_auction
+from simcoinche.analysis.hand_odds import deals
+from simcoinche.commands.cli import main
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import get_profile
+from simcoinche.runs.simulation import team_players
 
 HAND = "AH TH KH AS 7C AD KD 8D"
 # Seat 2 holds HAND; 7 unseen cards are free (KC KS 7H JC 8C 9C 8S), 210 deals.

@@ -1,4 +1,4 @@
-"""``simcoinche.dd`` (the double-dummy facade) and the ``simcoinche dd`` command.
+"""``simcoinche.analysis.dd`` (the double-dummy facade) and the ``simcoinche dd`` command.
 
 RULES.md, "Rulings on points the sources leave open": the double-dummy value is the card
 points a team reaches when all four hands are visible and both sides play perfectly,
@@ -21,11 +21,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcoinche import dd
-from simcoinche import reference as ref
-from simcoinche.cards import format_card, parse_card, parse_hand
-from simcoinche.cli import main
-from simcoinche.errors import InputError
+from simcoinche.analysis import dd
+from simcoinche.commands.cli import main
+from simcoinche.rules import reference as ref
+from simcoinche.rules.cards import format_card, parse_card, parse_hand
+from simcoinche.rules.errors import InputError
 
 DATA = Path(__file__).parent / "data"
 HEARTS = 1

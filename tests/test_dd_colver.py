@@ -1,4 +1,4 @@
-"""``simcoinche.dd.table`` against the peer engine colver's double-dummy solver.
+"""``simcoinche.analysis.dd.table`` against the peer engine colver's double-dummy solver.
 
 RULES.md, "Rulings on points the sources leave open": the double-dummy value is the card
 points a team reaches when all four hands are visible and both sides play perfectly,
@@ -9,7 +9,7 @@ on every (deal, suit) team 0's value must be the same.
 
 Team 1's value: colver reports ``EW = 252 - NS`` whenever ``NS`` is 0 or 252; when team
 0 takes only pointless tricks (not the last), team 0 has 0 card points but team 1 is not
-capot, so the exact value is 162 (``simcoinche.dd``'s), not colver's 252. That is the only
+capot, so the exact value is 162 (``simcoinche.analysis.dd``'s), not colver's 252. That is the only
 difference allowed, and it is counted.
 """
 
@@ -23,7 +23,7 @@ import colver  # noqa: F401  (the peer must be installed: part of the test extra
 import numpy as np
 import pytest
 
-from simcoinche import dd
+from simcoinche.analysis import dd
 
 N_DEALS = 500
 SEED0 = 20_261_130

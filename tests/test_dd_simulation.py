@@ -21,18 +21,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcoinche import reference as ref
 from simcoinche._kernels import dd
-from simcoinche.cards import CONTRACT_KIND_NAMES, parse_hand
-from simcoinche.cli import main
-from simcoinche.dd_columns import _outcomes, dd_view
-from simcoinche.errors import InputError
-from simcoinche.hand_odds import deals, odds
-from simcoinche.profiles import get_profile
-from simcoinche.report import TABLES, write_report
-from simcoinche.results import read_metadata, read_results
-from simcoinche.simulation import simulate
-from simcoinche.stats import dd_success_rates
+from simcoinche.analysis.hand_odds import deals, odds
+from simcoinche.analysis.report import TABLES, write_report
+from simcoinche.analysis.stats import dd_success_rates
+from simcoinche.commands.cli import main
+from simcoinche.rules import reference as ref
+from simcoinche.rules.cards import CONTRACT_KIND_NAMES, parse_hand
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import get_profile
+from simcoinche.runs.dd_columns import _outcomes, dd_view
+from simcoinche.runs.results import read_metadata, read_results
+from simcoinche.runs.simulation import simulate
 
 HANDS = ["hand_0", "hand_1", "hand_2", "hand_3"]
 N = 4
@@ -301,7 +301,7 @@ def test_odds_play_must_be_players_or_dd():
 
 
 def test_dd_solving_reports_progress_per_kernel_call(dd_rows, monkeypatch):
-    import simcoinche.dd_columns as ddc
+    import simcoinche.runs.dd_columns as ddc
 
     monkeypatch.setattr(ddc, "SOLVES_PER_CALL", 1)
     hands = dd_rows[HANDS].to_numpy(np.uint32)[:2]

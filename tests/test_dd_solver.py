@@ -3,7 +3,7 @@
 RULES.md, "Rulings on points the sources leave open": the double-dummy value is the card
 points a team reaches when all four hands are visible and both sides play perfectly;
 252 to a team that wins every trick. The kernel (:mod:`simcoinche._kernels.dd`) must
-give the same value as :mod:`simcoinche.reference_dd` (no pruning, no table) on every
+give the same value as :mod:`simcoinche.rules.reference_dd` (no pruning, no table) on every
 position, for every profile and contract kind, and the same value for every legal card.
 """
 
@@ -14,11 +14,11 @@ import random
 import numpy as np
 import pytest
 
-from simcoinche import reference as ref
-from simcoinche import reference_dd as rdd
 from simcoinche._kernels import dd
-from simcoinche.cards import parse_card
-from simcoinche.profiles import CLASSIC, FEDERAL, STEPHANOISE, STRICT, Profile
+from simcoinche.rules import reference as ref
+from simcoinche.rules import reference_dd as rdd
+from simcoinche.rules.cards import parse_card
+from simcoinche.rules.profiles import CLASSIC, FEDERAL, STEPHANOISE, STRICT, Profile
 
 PROFILES = [FEDERAL, CLASSIC, STEPHANOISE, STRICT]
 N_POSITIONS = 20_000

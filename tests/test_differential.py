@@ -22,11 +22,11 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simcoinche import reference as ref
 from simcoinche._kernels import announce, annul, auction, play, scoring
 from simcoinche._kernels import layout as L
-from simcoinche.cards import from_mask, to_mask
-from simcoinche.profiles import CLASSIC, FEDERAL, STEPHANOISE, STRICT, Profile
+from simcoinche.rules import reference as ref
+from simcoinche.rules.cards import from_mask, to_mask
+from simcoinche.rules.profiles import CLASSIC, FEDERAL, STEPHANOISE, STRICT, Profile
 
 PROFILES = [FEDERAL, CLASSIC, STEPHANOISE, STRICT]
 N_POSITIONS = 200_000

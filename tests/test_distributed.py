@@ -20,12 +20,12 @@ import pandas as pd
 import pytest
 from distributed import Client, LocalCluster
 
-import simcoinche.distributed as dist
+import simcoinche.runs.distributed as dist
 from simcoinche._kernels.rng import seed_key
-from simcoinche.cli import main
-from simcoinche.errors import InputError
-from simcoinche.results import MANIFEST_NAME, read_metadata, read_results
-from simcoinche.simulation import _plan, simulate
+from simcoinche.commands.cli import main
+from simcoinche.rules.errors import InputError
+from simcoinche.runs.results import MANIFEST_NAME, read_metadata, read_results
+from simcoinche.runs.simulation import _plan, simulate
 
 
 def _frame(df: pd.DataFrame) -> pd.DataFrame:

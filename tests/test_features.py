@@ -6,9 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcoinche import cards as C
-from simcoinche.errors import InputError
-from simcoinche.features import (
+from simcoinche.analysis.features import (
     FEATURES,
     POP8,
     features_for,
@@ -16,7 +14,9 @@ from simcoinche.features import (
     popcount,
     role_hands,
 )
-from simcoinche.profiles import FEDERAL
+from simcoinche.rules import cards as C
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import FEDERAL
 
 N_HANDS = 10_000
 

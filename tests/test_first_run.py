@@ -1,5 +1,5 @@
 """An honest first run: on an empty kernel cache the commands say once that they compile,
-and the rates they print exclude the compilation (:mod:`simcoinche.compiling`).
+and the rates they print exclude the compilation (:mod:`simcoinche.runs.compiling`).
 
 The end-to-end test runs the real commands in fresh processes whose compiled-kernel
 cache is an empty directory under ``tmp_path`` (``SIMCOINCHE_CACHE_DIR``).
@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from simcoinche.compiling import kernels_cached, prepare_kernels
+from simcoinche.runs.compiling import kernels_cached, prepare_kernels
 
 REPO = Path(__file__).resolve().parent.parent
 MESSAGE = "compiling the {} kernels (first run only, about"

@@ -11,11 +11,11 @@ import pytest
 
 from simcoinche._kernels.auction import AUCTION_STATE_LEN, auction_apply, auction_start
 from simcoinche._kernels.heuristic import heuristic_action, nt_open_eval
-from simcoinche.actions import format_action, parse_action
-from simcoinche.cards import parse_hand
-from simcoinche.players import param_array
-from simcoinche.profiles import get_profile
-from simcoinche.simulation import simulate
+from simcoinche.players.registry import param_array
+from simcoinche.rules.actions import format_action, parse_action
+from simcoinche.rules.cards import parse_hand
+from simcoinche.rules.profiles import get_profile
+from simcoinche.runs.simulation import simulate
 
 PROFILES = ["federal", "classic", "stephanoise", "strict"]
 KIND_NAMES = ["S", "H", "D", "C", "SA", "TA"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from chisq import chi_square
 
-from simcoinche.simulation import simulate
+from simcoinche.runs.simulation import simulate
 
 N = 200_000
 

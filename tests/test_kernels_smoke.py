@@ -1,7 +1,7 @@
 """Kernel-only checks of the federal rule kernels.
 
 Hand-picked cases named after the RULES.md rule they pin, plus randomized agreement of
-every kernel with the pure-Python reference engine (``simcoinche.reference``).
+every kernel with the pure-Python reference engine (``simcoinche.rules.reference``).
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from engine_kernels import KernelEngine
 
-from simcoinche import reference as ref
 from simcoinche._kernels import announce, auction, play
 from simcoinche._kernels import layout as L
-from simcoinche.actions import (
+from simcoinche.rules import reference as ref
+from simcoinche.rules.actions import (
     COINCHE,
     PASS,
     R_ALREADY_COINCHED,
@@ -29,8 +29,8 @@ from simcoinche.actions import (
     SURCOINCHE,
     bid_code,
 )
-from simcoinche.cards import HEARTS, SPADES, from_mask, parse_cards, to_mask
-from simcoinche.profiles import FEDERAL
+from simcoinche.rules.cards import HEARTS, SPADES, from_mask, parse_cards, to_mask
+from simcoinche.rules.profiles import FEDERAL
 
 PROF = FEDERAL.packed
 E = KernelEngine()

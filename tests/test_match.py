@@ -1,4 +1,4 @@
-"""Duplicate matches (``simcoinche match``, :mod:`simcoinche.duplicate`).
+"""Duplicate matches (``simcoinche match``, :mod:`simcoinche.runs.duplicate`).
 
 A deal is played at two tables with the same cards and dealer, player a at seats 0/2 then
 at seats 1/3. The deal of donne i depends only on (seed, i) (counters ``STREAM_DEAL``);
@@ -18,11 +18,11 @@ import pytest
 import simcoinche
 from simcoinche._kernels import donne as D
 from simcoinche._kernels.dd import solve_many
-from simcoinche.cards import parse_hand
-from simcoinche.cli import main
-from simcoinche.duplicate import DIFFERENCE, MatchResult, dd_takers
-from simcoinche.players import parse_player_spec, spec_name
-from simcoinche.profiles import get_profile
+from simcoinche.commands.cli import main
+from simcoinche.players.registry import parse_player_spec, spec_name
+from simcoinche.rules.cards import parse_hand
+from simcoinche.rules.profiles import get_profile
+from simcoinche.runs.duplicate import DIFFERENCE, MatchResult, dd_takers
 
 HAND_COLS = ["dealer", "hand_0", "hand_1", "hand_2", "hand_3"]
 

@@ -19,11 +19,11 @@ from simcoinche._kernels.batch import (
 )
 from simcoinche._kernels.rng import seed_key
 from simcoinche._kernels.sampler import made_at_levels
-from simcoinche.cli import main
-from simcoinche.errors import InputError
-from simcoinche.hand_odds import deals, odds
-from simcoinche.players import param_array
-from simcoinche.profiles import get_profile
+from simcoinche.analysis.hand_odds import deals, odds
+from simcoinche.commands.cli import main
+from simcoinche.players.registry import param_array
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import get_profile
 
 HAND = "JH 9H AH TH KS 7C 8D AD"
 STRONG = "JH 9H AH TH KH AS AD AC"

@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 import simcoinche
-import simcoinche.partie as P
+import simcoinche.analysis.win_probability as W
+import simcoinche.runs.partie as P
 from simcoinche._kernels.batch import run_batch
 from simcoinche._kernels.donne import (
     N_OUT,
@@ -35,12 +36,12 @@ from simcoinche._kernels.partie import (
     run_parties,
 )
 from simcoinche._kernels.rng import seed_key
-from simcoinche.cli import main
-from simcoinche.errors import InputError
-from simcoinche.profiles import get_profile
-from simcoinche.reference import Partie
-from simcoinche.results import read_metadata, read_results
-from simcoinche.simulation import team_players
+from simcoinche.commands.cli import main
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import get_profile
+from simcoinche.rules.reference import Partie
+from simcoinche.runs.results import read_metadata, read_results
+from simcoinche.runs.simulation import team_players
 
 # --- the partie loop on constructed sequences of donnes -----------------------------------
 
@@ -184,7 +185,7 @@ def test_every_partie_totals_rederived_from_its_donnes_marks(federal):
     # Totals are the sums of the donnes' marks, and the reference engine's Partie, fed
     # each donne's marks, tricks, takers and result, ends every partie at the same donne
     # with the same winner, passing through every stored score.
-    d = P.partie_donnes(federal)
+    d = W.partie_donnes(federal)
     sums = d.groupby("partie")[["marks_t0", "marks_t1"]].sum()
     assert (sums["marks_t0"].to_numpy() == federal["total_t0"].to_numpy()).all()
     assert (sums["marks_t1"].to_numpy() == federal["total_t1"].to_numpy()).all()
@@ -249,8 +250,8 @@ def test_file_equals_in_memory_rows_and_reads_back(federal, tmp_path):
                                                                            "winner"]
     with pytest.raises(InputError, match="unknown column 'nope'"):
         read_results(out, columns=["nope"])
-    flat = P.partie_donnes(out, ["score_t0", "marks_t0"])
-    pd.testing.assert_frame_equal(flat, P.partie_donnes(federal, ["score_t0", "marks_t0"]))
+    flat = W.partie_donnes(out, ["score_t0", "marks_t0"])
+    pd.testing.assert_frame_equal(flat, W.partie_donnes(federal, ["score_t0", "marks_t0"]))
     assert list(flat.columns) == ["partie", "donne", "winner", "score_t0", "marks_t0"]
 
 
@@ -263,7 +264,7 @@ def test_capped_parties_are_flagged_and_left_out_of_the_table(federal):
     assert df.attrs["summary"].unfinished == int(capped.sum())
     assert "reached the cap" in df.attrs["summary"].text()
     pd.testing.assert_frame_equal(df[~capped], federal[~long])
-    t = P.win_probability(df)
+    t = W.win_probability(df)
     start = t[(t.own_min == 0) & (t.other_min == 0)].iloc[0]
     assert start.n == 2 * int((~capped).sum())
 
@@ -277,7 +278,7 @@ def test_win_probability_counts_a_partie_once_per_team_and_cell():
         "score_t0": [np.array([0, 50, 650]), np.array([0])],
         "score_t1": [np.array([0, 60, 910]), np.array([0])],
     })
-    t = P.win_probability(df, bin_width=100, target=1000).set_index(["own", "other"])
+    t = W.win_probability(df, bin_width=100, target=1000).set_index(["own", "other"])
     # Cell 0-99 × 0-99: both parties, both teams, partie 0's two donnes there counted once.
     assert (t.loc[("0–99", "0–99"), "n"], t.loc[("0–99", "0–99"), "wins"]) == (4, 2)
     assert (t.loc[("600–699", "900–999"), "n"], t.loc[("600–699", "900–999"), "wins"]) == (1, 1)
@@ -287,7 +288,7 @@ def test_win_probability_counts_a_partie_once_per_team_and_cell():
 
 
 def test_win_probability_on_a_run(federal):
-    t = P.win_probability(federal)
+    t = W.win_probability(federal)
     start = t[(t.own_min == 0) & (t.other_min == 0)].iloc[0]
     # Every partie starts at 0-0: two observations (one per team), one win each.
     assert (start.n, start.wins) == (1200, 600)
@@ -300,12 +301,12 @@ def test_win_probability_on_a_run(federal):
     # Far ahead wins more often than far behind.
     assert m.loc[(1500, 500), "p"] > 0.8 > 0.2 > m.loc[(500, 1500), "p"]
     assert t["own"].iloc[-1] == "2000+" and pd.isna(t["own_max"].iloc[-1])
-    pivot = P.win_probability_pivot(P.win_probability(federal, bin_width=500))
+    pivot = W.win_probability_pivot(W.win_probability(federal, bin_width=500))
     assert list(pivot.columns) == ["us \\ them", "0–499", "500–999", "1000–1499",
                                    "1500–1999", "2000+"]
     assert pivot.iloc[0, 1] == "50"
     with pytest.raises(InputError, match="bin_width"):
-        P.win_probability(federal, bin_width=0)
+        W.win_probability(federal, bin_width=0)
 
 
 def test_report_of_a_parties_run_shows_the_table(federal, tmp_path, capsys):
@@ -320,9 +321,9 @@ def test_report_of_a_parties_run_shows_the_table(federal, tmp_path, capsys):
     csv = pd.read_csv(rep / "win_probability.csv")
     assert list(csv.columns) == ["own_min", "own_max", "other_min", "other_max", "own",
                                  "other", "n", "wins", "p", "low", "high"]
-    assert csv["n"].sum() == P.win_probability(federal)["n"].sum()
+    assert csv["n"].sum() == W.win_probability(federal)["n"].sum()
     with pytest.raises(InputError, match="not a parties run"):
-        P.partie_donnes(_simulated(tmp_path))
+        W.partie_donnes(_simulated(tmp_path))
 
 
 def _simulated(tmp_path):
@@ -381,7 +382,7 @@ def test_cli_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, a
 def test_cli_dask_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys,
                                                                     monkeypatch, args,
                                                                     culprit):
-    import simcoinche.distributed as dist
+    import simcoinche.runs.distributed as dist
 
     monkeypatch.setattr(dist, "CONNECT_TIMEOUT", 1.0)
     (tmp_path / "file").write_text("x")
@@ -448,8 +449,8 @@ def test_dask_engine_gives_the_same_parties_as_the_local_engine(federal, tmp_pat
         with pytest.raises(InputError, match="holds another run"):
             simcoinche.parties(600, seed=8, out=out, engine="dask", client=client,
                                task_size=150, progress=False)
-        t = P.win_probability(out)
-        pd.testing.assert_frame_equal(t, P.win_probability(federal))
+        t = W.win_probability(out)
+        pd.testing.assert_frame_equal(t, W.win_probability(federal))
         # The command line, on the same cluster by its address, other task size.
         cli = tmp_path / "cli"
         assert main(["parties", "-n", "600", "--seed", "9", "--engine", "dask",

@@ -1,4 +1,4 @@
-"""Duplicate matches with colver's bots (:mod:`simcoinche.peer_match`) and the errors a
+"""Duplicate matches with colver's bots (:mod:`simcoinche.runs.peer_match`) and the errors a
 colver player can meet: colver missing, a profile other than federal.
 
 Tables with a colver seat are played by the Python sequencer in worker processes; the
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import simcoinche
-from simcoinche.cli import main
-from simcoinche.errors import InputError
+from simcoinche.commands.cli import main
+from simcoinche.rules.errors import InputError
 
 
 def test_without_colver_a_colver_player_is_a_one_line_input_error(monkeypatch, capsys):

@@ -1,4 +1,4 @@
-"""colver's bots as opponents (:mod:`simcoinche.peers`, :mod:`simcoinche.peer_match`).
+"""colver's bots as opponents (:mod:`simcoinche.players.peers`, :mod:`simcoinche.runs.peer_match`).
 
 colver (the ``test`` extra installs it) indexes a card ``suit*8 + rank`` with ranks
 ``7 8 9 J Q K T A`` and codes its auction actions 0 pass, 1..40 bids, 41 coinche,
@@ -16,7 +16,6 @@ import colver
 import numpy as np
 import pytest
 
-from simcoinche import reference as ref
 from simcoinche._kernels.auction import (
     A_STATUS,
     A_TO_SPEAK,
@@ -28,10 +27,7 @@ from simcoinche._kernels.auction import (
 from simcoinche._kernels.donne import N_OUT, O_HAND, O_MARKS, O_PASSED
 from simcoinche._kernels.play import legal_mask, trick_winner
 from simcoinche._kernels.rng import seed_key
-from simcoinche.actions import format_action
-from simcoinche.cards import format_card, from_mask
-from simcoinche.errors import InputError
-from simcoinche.peers import (
+from simcoinche.players.peers import (
     ColverPlayer,
     IllegalPeerAction,
     _fill,
@@ -41,9 +37,13 @@ from simcoinche.peers import (
     to_colver_action,
     to_colver_card,
 )
-from simcoinche.players import param_array
-from simcoinche.profiles import FEDERAL
-from simcoinche.table import SeatView, Table, play_donnes
+from simcoinche.players.registry import param_array
+from simcoinche.players.table import SeatView, Table, play_donnes
+from simcoinche.rules import reference as ref
+from simcoinche.rules.actions import format_action
+from simcoinche.rules.cards import format_card, from_mask
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import FEDERAL
 
 PROF = FEDERAL.packed
 SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}

@@ -33,11 +33,11 @@ from simcoinche._kernels.players import (
     PARAM_LEN,
 )
 from simcoinche._kernels.rng import RNG_STATE_LEN, STREAM_PLAYERS, rng_seed, seed_key
-from simcoinche.cards import parse_card
-from simcoinche.duplicate import match
-from simcoinche.players import param_array
-from simcoinche.profiles import FEDERAL
-from simcoinche.simulation import simulate
+from simcoinche.players.registry import param_array
+from simcoinche.rules.cards import parse_card
+from simcoinche.rules.profiles import FEDERAL
+from simcoinche.runs.match import match
+from simcoinche.runs.simulation import simulate
 
 PROF = FEDERAL.packed
 HEARTS = 1
@@ -232,7 +232,7 @@ def test_pimc_cards_are_legal_on_random_positions():
 
 
 def test_worlds_parameter_is_a_whole_number_in_range():
-    from simcoinche.errors import InputError
+    from simcoinche.rules.errors import InputError
 
     assert param_array("pimc")[P.PM_WORLDS] == 32
     assert param_array("pimc", {"worlds": 64})[P.PM_WORLDS] == 64
@@ -299,7 +299,7 @@ def test_equivalent_cards_are_one_class_and_cards_split_by_a_live_card_are_not()
 def test_odds_play_the_sampled_deals_with_pimc_players():
     """``odds --players pimc`` plays each sampled deal with PIMC card play: the same deals
     (same seed) end with other totals than under the heuristic's play."""
-    from simcoinche.hand_odds import odds
+    from simcoinche.analysis.hand_odds import odds
 
     hand = "JH 9H AH TH KS 7C 8D AD"
     kw = {"trump": "H", "samples": 16, "seed": 5, "progress": False}

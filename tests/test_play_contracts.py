@@ -9,15 +9,15 @@ import pytest
 
 from simcoinche._kernels import batch as B
 from simcoinche._kernels.rng import seed_key
-from simcoinche.players import param_array
-from simcoinche.profiles import get_profile
-from simcoinche.simulation import simulate
+from simcoinche.players.registry import param_array
+from simcoinche.rules.profiles import get_profile
+from simcoinche.runs.simulation import simulate
 
 HANDS = ["hand_0", "hand_1", "hand_2", "hand_3"]
 
 
 def _codes(players: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
-    from simcoinche.players import get_player
+    from simcoinche.players.registry import get_player
 
     codes = np.array([get_player(p).code for p in players], dtype=np.int32)
     params = np.stack([param_array(p) for p in players])

@@ -14,10 +14,7 @@ from simcoinche._kernels import players as K
 from simcoinche._kernels.auction import AUCTION_STATE_LEN, auction_apply, auction_start
 from simcoinche._kernels.heuristic import heuristic_action, heuristic_card, open_eval
 from simcoinche._kernels.play import legal_mask
-from simcoinche.actions import format_action, parse_action
-from simcoinche.cards import parse_card, parse_hand
-from simcoinche.errors import InputError
-from simcoinche.players import (
+from simcoinche.players.registry import (
     HEURISTIC,
     PLAYERS,
     RANDOM,
@@ -26,8 +23,11 @@ from simcoinche.players import (
     params_dict,
     parse_players,
 )
-from simcoinche.profiles import FEDERAL
-from simcoinche.simulation import simulate
+from simcoinche.rules.actions import format_action, parse_action
+from simcoinche.rules.cards import parse_card, parse_hand
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import FEDERAL
+from simcoinche.runs.simulation import simulate
 
 PROF = FEDERAL.packed
 
@@ -229,7 +229,7 @@ def _card(hand: str, trick: list[str], seat: int, taker: int, kind: int,
     c = heuristic_card(h, legal, t, n, info, np.zeros(1, np.uint8), 0,
                        param_array("heuristic")[None, :], 0, PROF, st)
     assert (int(legal) >> c) & 1
-    from simcoinche.cards import format_card
+    from simcoinche.rules.cards import format_card
 
     return format_card(c)
 
@@ -308,7 +308,7 @@ def test_heuristic_beats_random_decisively():
 
 
 def test_team_specs_carry_parameters_on_the_command_line():
-    from simcoinche.players import parse_team_specs
+    from simcoinche.players.registry import parse_team_specs
 
     (ka, pa), (kb, pb) = parse_team_specs("pimc:worlds=16,heuristic")
     assert (ka.name, pa, kb.name, pb) == ("pimc", {"worlds": 16.0}, "heuristic", {})

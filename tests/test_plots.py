@@ -7,15 +7,15 @@ import pandas as pd
 import pytest
 from matplotlib.image import imread
 
-from simcoinche.errors import InputError
-from simcoinche.features import features_for
-from simcoinche.plots import (
+from simcoinche.analysis.features import features_for
+from simcoinche.analysis.plots import (
     plot_all,
     plot_bid_curves,
     plot_marks,
     plot_success_heatmap,
     with_taker_features,
 )
+from simcoinche.rules.errors import InputError
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcoinche import actions as act
 from simcoinche._kernels import layout as L
-from simcoinche.cli import main
-from simcoinche.errors import InputError
-from simcoinche.profiles import (
+from simcoinche.commands.cli import main
+from simcoinche.rules import actions as act
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import (
     CLASSIC,
     DEFAULT_PROFILE,
     FEDERAL,

@@ -12,9 +12,9 @@ import pytest
 from matplotlib.image import imread
 
 import simcoinche
-from simcoinche.cli import main
-from simcoinche.errors import InputError
-from simcoinche.report import DD_TABLES, PLOT_CAPTIONS, TABLES, write_report
+from simcoinche.analysis.report import DD_TABLES, PLOT_CAPTIONS, TABLES, write_report
+from simcoinche.commands.cli import main
+from simcoinche.rules.errors import InputError
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

@@ -13,12 +13,12 @@ import pytest
 from distributed import Client, LocalCluster
 
 import simcoinche
-import simcoinche.results as results
-from simcoinche.cli import main
-from simcoinche.distributed import simulate_dask
-from simcoinche.errors import InputError
-from simcoinche.results import MANIFEST_NAME, read_metadata, read_results
-from simcoinche.simulation import simulate
+import simcoinche.runs.results as results
+from simcoinche.commands.cli import main
+from simcoinche.rules.errors import InputError
+from simcoinche.runs.distributed import simulate_dask
+from simcoinche.runs.results import MANIFEST_NAME, read_metadata, read_results
+from simcoinche.runs.simulation import simulate
 
 N = 3000
 

@@ -20,8 +20,8 @@ from simcoinche._kernels.rng import (
     rng_seed,
     seed_key,
 )
-from simcoinche.profiles import FEDERAL
-from simcoinche.simulation import simulate
+from simcoinche.rules.profiles import FEDERAL
+from simcoinche.runs.simulation import simulate
 
 M64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15

@@ -1,4 +1,4 @@
-"""``simcoinche.rollout``: random legal playouts from one dealt position.
+"""``simcoinche.runs.rollout``: random legal playouts from one dealt position.
 
 Every recorded playout is replayed under the reference engine's rules (legal cards, trick
 winner, card points, capot); playouts do not depend on the thread count; on a small
@@ -16,11 +16,11 @@ import pytest
 from chisq import chi_square
 
 import simcoinche
-from simcoinche import reference as ref
-from simcoinche.cards import format_cards, from_mask
-from simcoinche.errors import InputError
-from simcoinche.profiles import get_profile
-from simcoinche.rollout import check_hands
+from simcoinche.rules import reference as ref
+from simcoinche.rules.cards import format_cards, from_mask
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import get_profile
+from simcoinche.runs.rollout import check_hands
 
 
 def _dealt(seed: int) -> list[list[int]]:
@@ -58,7 +58,7 @@ def _replay(hands: list[list[int]], dealer: int, kind: int, cards: np.ndarray,
 def test_rollout_plays_only_legal_cards_and_scores_as_the_reference(profile, kind):
     hands = _dealt(7 + kind)
     dealer = kind & 3
-    points, cards = simcoinche.rollout(hands, dealer, kind, 300, seed=3, profile=profile,
+    points, cards = simcoinche.runs.rollout(hands, dealer, kind, 300, seed=3, profile=profile,
                                        record=True)
     assert points.dtype == np.int16 and cards.shape == (300, 32)
     prof = get_profile(profile)
@@ -75,9 +75,9 @@ def test_rollout_plays_only_legal_cards_and_scores_as_the_reference(profile, kin
 
 def test_rollout_is_the_same_whatever_the_thread_count():
     hands = _dealt(11)
-    a = simcoinche.rollout(hands, 2, "H", 20_000, seed=5, threads=1)
-    b = simcoinche.rollout(hands, 2, "H", 20_000, seed=5, threads=2)
-    c = simcoinche.rollout(hands, 2, "H", 20_000, seed=6, threads=2)
+    a = simcoinche.runs.rollout(hands, 2, "H", 20_000, seed=5, threads=1)
+    b = simcoinche.runs.rollout(hands, 2, "H", 20_000, seed=5, threads=2)
+    c = simcoinche.runs.rollout(hands, 2, "H", 20_000, seed=6, threads=2)
     assert np.array_equal(a, b)
     assert not np.array_equal(a, c)
 
@@ -86,8 +86,8 @@ def test_rollout_accepts_bitboards_and_card_texts_alike():
     hands = _dealt(12)
     masks = [sum(1 << c for c in h) for h in hands]
     texts = [" ".join(format_cards(h)) for h in hands]
-    a = simcoinche.rollout(masks, 0, 0, 500, seed=1)
-    assert np.array_equal(a, simcoinche.rollout(texts, 0, "S", 500, seed=1))
+    a = simcoinche.runs.rollout(masks, 0, 0, 500, seed=1)
+    assert np.array_equal(a, simcoinche.runs.rollout(texts, 0, "S", 500, seed=1))
 
 
 def _exact(hands: list[set[int]], leader: int, kind: int, prof) -> dict[int, Fraction]:
@@ -123,7 +123,7 @@ def test_rollout_distribution_on_an_ending_matches_exact_random_play():
     masks = check_hands(hands)
     exact = _exact([set(from_mask(int(m))) for m in masks], 1, 1, prof)
     n = 40_000
-    points = simcoinche.rollout(hands, 0, "H", n, seed=9)
+    points = simcoinche.runs.rollout(hands, 0, "H", n, seed=9)
     values = sorted(exact)
     assert set(np.unique(points).tolist()) <= set(values)
     observed = np.array([(points == v).sum() for v in values], dtype=float)
@@ -145,4 +145,4 @@ def test_rollout_distribution_on_an_ending_matches_exact_random_play():
 ])
 def test_rollout_rejects_bad_input_in_one_line(hands, dealer, kind, n, match):
     with pytest.raises(InputError, match=match):
-        simcoinche.rollout(hands, dealer, kind, n)
+        simcoinche.runs.rollout(hands, dealer, kind, n)

@@ -11,9 +11,9 @@ from dataclasses import replace
 
 import pytest
 
-from simcoinche import actions as act
-from simcoinche import cards as C
-from simcoinche.cards import (
+from simcoinche.rules import actions as act
+from simcoinche.rules import cards as C
+from simcoinche.rules.cards import (
     AC,
     AH,
     AS,
@@ -48,7 +48,7 @@ from simcoinche.cards import (
     TOUT_ATOUT,
     TS,
 )
-from simcoinche.profiles import CLASSIC, FEDERAL
+from simcoinche.rules.profiles import CLASSIC, FEDERAL
 
 SA, TA = SANS_ATOUT, TOUT_ATOUT
 CAPOT = len(CLASSIC.bid_values)

@@ -1,7 +1,7 @@
 """Every rule of the ``federal`` profile (RULES.md, source 000) pinned with hand-picked cards.
 
 Each test runs on every engine of the ``engine`` fixture (reference, and the numba kernels
-when their adapter is importable). Cards are named constants of :mod:`simcoinche.cards`
+when their adapter is importable). Cards are named constants of :mod:`simcoinche.rules.cards`
 (``JH``, ``TS``…); Python names cannot start with a digit, so sevens, eights and nines are
 spelled suit first here: ``S7`` is the seven of spades, ``H9`` the nine of hearts.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from simcoinche import actions as act
-from simcoinche import cards as C
-from simcoinche.cards import (
+from simcoinche.rules import actions as act
+from simcoinche.rules import cards as C
+from simcoinche.rules.cards import (
     AC,
     ACE,
     AD,
@@ -56,7 +56,7 @@ from simcoinche.cards import (
     TH,
     TS,
 )
-from simcoinche.profiles import FEDERAL
+from simcoinche.rules.profiles import FEDERAL
 
 CAPOT = len(FEDERAL.bid_values)  # ladder level of a capot bid
 
@@ -665,7 +665,7 @@ def test_belote_only_crossing_while_the_other_team_is_eligible(engine):
 def test_dealer_moves_after_every_donne_including_a_passed_out_one():
     # "The dealer moves to D+1 after every donne, a passed-out one included." (the Partie
     # bookkeeping is reference-only: the kernels handle the dealer in the simulation loop)
-    from simcoinche.reference import Partie
+    from simcoinche.rules.reference import Partie
 
     partie = Partie(dealer=3)
     assert partie.record((0, 0), (0, 0), -1, False) == -1  # passed out

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from simcoinche import actions as act
-from simcoinche import cards as C
-from simcoinche.cards import (
+from simcoinche.rules import actions as act
+from simcoinche.rules import cards as C
+from simcoinche.rules.cards import (
     ACE,
     AD,
     AH,
@@ -48,8 +48,8 @@ from simcoinche.cards import (
     TOUT_ATOUT,
     TS,
 )
-from simcoinche.errors import InputError
-from simcoinche.profiles import STEPHANOISE
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import STEPHANOISE
 
 SA = SANS_ATOUT
 CAPOT = len(STEPHANOISE.bid_values)

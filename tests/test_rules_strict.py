@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from simcoinche import actions as act
-from simcoinche import cards as C
-from simcoinche.cards import (
+from simcoinche.rules import actions as act
+from simcoinche.rules import cards as C
+from simcoinche.rules.cards import (
     AS,
     C7,
     CLUBS,
@@ -35,7 +35,7 @@ from simcoinche.cards import (
     TOUT_ATOUT,
     TS,
 )
-from simcoinche.profiles import FEDERAL, STRICT
+from simcoinche.rules.profiles import FEDERAL, STRICT
 
 SA, TA = SANS_ATOUT, TOUT_ATOUT
 CAPOT = len(STRICT.bid_values)

@@ -17,9 +17,9 @@ import random
 import numpy as np
 import pytest
 
-from simcoinche.cards import from_mask, parse_hand
-from simcoinche.errors import InputError
-from simcoinche.hand_odds import deals
+from simcoinche.analysis.hand_odds import deals
+from simcoinche.rules.cards import from_mask, parse_hand
+from simcoinche.rules.errors import InputError
 
 HAND = "JH 9H AH TH KS 7C 8D AD"
 Z999 = 3.0902

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from simcoinche.cli import main
-from simcoinche.errors import InputError
-from simcoinche.verify import parse_record, verify_record
+from simcoinche.commands.cli import main
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.verify import parse_record, verify_record
 
 DATA = Path(__file__).parent / "data"
 SCRIPT = Path(sys.executable).with_name("simcoinche")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from simcoinche.cli import main
+from simcoinche.commands.cli import main
 
 SCRIPT = Path(sys.executable).with_name("simcoinche")
 KEYS = ["legal", "error", "passed_out", "contract", "tricks", "tricks_won", "card_points",

@@ -13,15 +13,15 @@ import pyarrow.parquet as pq
 import pytest
 
 import simcoinche
-from simcoinche import reference as ref
 from simcoinche._kernels.announce import team_announcements
 from simcoinche._kernels.players import PARAM_LEN
 from simcoinche._kernels.scoring import S_MARK0, S_MARK1, SCORE_LEN, score_donne
-from simcoinche.cli import main
-from simcoinche.errors import InputError
-from simcoinche.profiles import FEDERAL
-from simcoinche.results import COLUMN_NAMES, read_metadata, read_results, schema_markdown
-from simcoinche.simulation import RunSummary, simulate
+from simcoinche.commands.cli import main
+from simcoinche.rules import reference as ref
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import FEDERAL
+from simcoinche.runs.results import COLUMN_NAMES, read_metadata, read_results, schema_markdown
+from simcoinche.runs.simulation import RunSummary, simulate
 
 HANDS = ["hand_0", "hand_1", "hand_2", "hand_3"]
 
@@ -267,7 +267,7 @@ def test_cli_unwritable_directory(tmp_path, capsys):
 
 def test_interrupted_run_leaves_no_file(tmp_path, monkeypatch):
     # The package exports the function `simulate`, which shadows the submodule's name.
-    S = importlib.import_module("simcoinche.simulation")
+    S = importlib.import_module("simcoinche.runs.simulation")
 
     calls = {"n": 0}
     real = S.chunk_table

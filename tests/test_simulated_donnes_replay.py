@@ -1,6 +1,6 @@
 """Every simulated donne is legal and correctly scored: 10,000 donnes recorded with
 ``--record-play`` (random, heuristic and mixed teams) replayed through the reference engine
-(``simcoinche.verify.verify_record``, i.e. ``simcoinche score``); legality and every scored
+(``simcoinche.rules.verify.verify_record``, i.e. ``simcoinche score``); legality and every scored
 column must agree with the kernel output."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcoinche.actions import format_action
-from simcoinche.cards import CONTRACT_KIND_NAMES, format_card, from_mask
-from simcoinche.profiles import get_profile
-from simcoinche.simulation import simulate
-from simcoinche.verify import verify_record
+from simcoinche.rules.actions import format_action
+from simcoinche.rules.cards import CONTRACT_KIND_NAMES, format_card, from_mask
+from simcoinche.rules.profiles import get_profile
+from simcoinche.rules.verify import verify_record
+from simcoinche.runs.simulation import simulate
 
 
 def to_record(row: dict, profile: str = "federal") -> dict:

@@ -8,9 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcoinche.errors import InputError
-from simcoinche.features import hand_features
-from simcoinche.stats import (
+from simcoinche.analysis.features import hand_features
+from simcoinche.analysis.stats import (
     DEFAULT_LEVELS,
     bid_curve,
     made_at,
@@ -18,6 +17,7 @@ from simcoinche.stats import (
     success_rates,
     wilson_interval,
 )
+from simcoinche.rules.errors import InputError
 
 # Parquet schema dtypes (docs/ARCHITECTURE.md "Parquet schema").
 SCHEMA = {

@@ -1,7 +1,7 @@
-"""The Python donne sequencer (:mod:`simcoinche.table`) against the batch kernel and the
+"""The Python donne sequencer (:mod:`simcoinche.players.table`) against the batch kernel and the
 reference engine.
 
-With kernel players only, a :class:`~simcoinche.table.Table` must play every donne of a
+With kernel players only, a :class:`~simcoinche.players.table.Table` must play every donne of a
 run exactly as ``run_batch`` does: same row, same auction record, same play record, bit
 for bit, on every profile. With Python players at some seats, every recorded donne must
 replay legally through the reference engine (``reference.replay_donne``, the oracle of
@@ -16,7 +16,6 @@ import random
 import numpy as np
 import pytest
 
-from simcoinche import reference as ref
 from simcoinche._kernels.auction import auction_check
 from simcoinche._kernels.batch import run_batch
 from simcoinche._kernels.donne import (
@@ -32,10 +31,11 @@ from simcoinche._kernels.donne import (
 )
 from simcoinche._kernels.pimc import PIMC_TT_LOG2
 from simcoinche._kernels.rng import seed_key
-from simcoinche.cards import from_mask
-from simcoinche.players import PLAYERS, param_array
-from simcoinche.profiles import PROFILES, get_profile
-from simcoinche.table import IllegalPlayerAction, SeatView, Table, play_donnes
+from simcoinche.players.registry import PLAYERS, param_array
+from simcoinche.players.table import IllegalPlayerAction, SeatView, Table, play_donnes
+from simcoinche.rules import reference as ref
+from simcoinche.rules.cards import from_mask
+from simcoinche.rules.profiles import PROFILES, get_profile
 
 PAIRS = [("heuristic", "heuristic"), ("heuristic", "random"), ("random", "heuristic")]
 N_DIFF = 400

@@ -1,9 +1,9 @@
 """Private numba kernels.
 
 Every kernel takes numpy arrays and scalars only, reads the rule profile from the packed
-``int32`` array built by :meth:`simcoinche.profiles.Profile.pack` (layout in
+``int32`` array built by :meth:`simcoinche.rules.profiles.Profile.pack` (layout in
 :mod:`simcoinche._kernels.layout`), never from module globals, and allocates nothing per
-card played. Bit layout of hands: see :mod:`simcoinche.cards`.
+card played. Bit layout of hands: see :mod:`simcoinche.rules.cards`.
 
 Compiled-code cache: numba's ``cache=True`` checks only the source file of the function
 it compiled, so a kernel that inlines another module's kernel would keep running stale

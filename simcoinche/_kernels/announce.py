@@ -1,6 +1,6 @@
 """Announcement kernels: a seat's declaration, the comparison key, team comparison, belote.
 
-Bit layout (see :mod:`simcoinche.cards`): a hand is a ``uint32``, bit ``suit*8 + rank``,
+Bit layout (see :mod:`simcoinche.rules.cards`): a hand is a ``uint32``, bit ``suit*8 + rank``,
 ranks ``7 8 9 T J Q K A`` = ``0..7`` — the rank index is the sequence order, so a suite
 is a run of consecutive set bits inside one suit byte, and a carré of rank ``r`` is bit
 ``r`` set in all four suit bytes.

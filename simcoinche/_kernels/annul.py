@@ -5,7 +5,7 @@
 - stephanoise: "Deal 3 then 3 to each player; the auction is held on those 6 cards;
   afterwards each player gets 2 more (the last 8 cards, dealt in the same order)."
 
-Bit layout (see :mod:`simcoinche.cards`): a hand is a ``uint32``, bit ``suit*8 + rank``,
+Bit layout (see :mod:`simcoinche.rules.cards`): a hand is a ``uint32``, bit ``suit*8 + rank``,
 ranks ``7 8 9 T J Q K A`` = ``0..7``. Every rule value is read from the packed profile.
 """
 

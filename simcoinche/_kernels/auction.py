@@ -1,11 +1,11 @@
 """Auction state machine (RULES.md "Auction").
 
 The state is an ``int32[AUCTION_STATE_LEN]`` array with the named offsets below. Actions
-are the ``uint8`` codes of :mod:`simcoinche.actions`: ``0`` pass, ``1`` coinche,
+are the ``uint8`` codes of :mod:`simcoinche.rules.actions`: ``0`` pass, ``1`` coinche,
 ``2`` surcoinche, a bid ``8 + level * 6 + kind`` (``level`` on the profile ladder, then
 capot at ``level == n_values``, générale at ``n_values + 1`` when the profile has it).
-Illegal actions are reported with the ``R_*`` reason codes of :mod:`simcoinche.actions`
-(plain ints, imported so there is one source of truth).
+Illegal actions are reported with the ``R_*`` reason codes defined below (plain ints; the
+texts users read are in :mod:`simcoinche.rules.actions`).
 """
 
 from __future__ import annotations
@@ -13,19 +13,6 @@ from __future__ import annotations
 from numba import njit
 
 from simcoinche._kernels import layout as L
-from simcoinche.actions import (
-    R_ALREADY_COINCHED,
-    R_ALREADY_SURCOINCHED,
-    R_AUCTION_OVER,
-    R_BID_AFTER_COINCHE,
-    R_BID_NOT_HIGHER,
-    R_COINCHE_NO_BID,
-    R_COINCHE_OWN_TEAM,
-    R_NOT_IN_PROFILE,
-    R_OK,
-    R_SURCOINCHE_NO_COINCHE,
-    R_SURCOINCHE_NOT_TAKERS,
-)
 
 __all__ = [
     "AUCTION_STATE_LEN",
@@ -74,6 +61,20 @@ AUCTION_STATE_LEN = 10
 STATUS_RUNNING = 0
 STATUS_CONTRACT = 1
 STATUS_PASSED_OUT = 2
+
+# --- why an action is illegal: reason codes returned by auction_check (texts in
+# simcoinche.rules.actions.AUCTION_REASONS, raised likewise by the reference engine) ---
+R_OK = 0
+R_AUCTION_OVER = 1
+R_BID_NOT_HIGHER = 2
+R_BID_AFTER_COINCHE = 3
+R_COINCHE_NO_BID = 4
+R_COINCHE_OWN_TEAM = 5
+R_ALREADY_COINCHED = 6
+R_SURCOINCHE_NO_COINCHE = 7
+R_SURCOINCHE_NOT_TAKERS = 8
+R_ALREADY_SURCOINCHED = 9
+R_NOT_IN_PROFILE = 10
 
 _PASS = 0
 _COINCHE = 1

@@ -1,21 +1,21 @@
 """Kernels that read an auction: keep the deals the model bidders agree with, continue it.
 
 Used by ``simcoinche odds --auction`` and ``simcoinche advise``
-(:mod:`simcoinche.conditioned`, :mod:`simcoinche.advisor`).
+(:mod:`simcoinche.analysis.conditioned`, :mod:`simcoinche.analysis.advisor`).
 
 Rejection filter (:func:`filter_deals`)
 ---------------------------------------
-Deal ``i`` of the run is drawn exactly as :meth:`simcoinche.hand_odds.Deals.sample` draws it
-(:func:`.sampler.sample_one` on stream ``donne_key(run_key, start + i)`` at counter
-``STREAM_DEAL``), so with an empty auction the deals are those of ``odds``. Then the
-observed auction is replayed from its first action: at every *modelled* seat the model
-bidder is asked for its action with :func:`.donne.choose_action` — the function
-:func:`.donne.play_one` calls — seeing what it sees in a simulation (its cards at the
-auction, the auction state and the actions so far); an illegal answer counts as a pass,
-as in ``play_one``. The deal is kept only if every modelled action equals the observed
-one. Unmodelled seats (the player's own) play the observed action. The kept deals are
-therefore distributed exactly as the deals conditioned on the model producing the
-observed auction.
+Deal ``i`` of the run is drawn exactly as
+:meth:`simcoinche.analysis.hand_odds.Deals.sample` draws it (:func:`.sampler.sample_one`
+on stream ``donne_key(run_key, start + i)`` at counter ``STREAM_DEAL``), so with an
+empty auction the deals are those of ``odds``. Then the observed auction is replayed
+from its first action: at every *modelled* seat the model bidder is asked for its action
+with :func:`.donne.choose_action` — the function :func:`.donne.play_one` calls — seeing
+what it sees in a simulation (its cards at the auction, the auction state and the
+actions so far); an illegal answer counts as a pass, as in ``play_one``. The deal is
+kept only if every modelled action equals the observed one. Unmodelled seats (the
+player's own) play the observed action. The kept deals are therefore distributed exactly
+as the deals conditioned on the model producing the observed auction.
 
 What a seat holds at the auction: its 8 cards, or (``P_AUCTION_CARDS`` 6, stephanoise) a
 uniformly random 6 of them — under the uniform shuffle the first 6 cards a seat receives

@@ -55,6 +55,18 @@ from simcoinche._kernels.announce import MAX_DECL
 from simcoinche._kernels.auction import AUCTION_STATE_LEN
 from simcoinche._kernels.borrow import borrow_all
 from simcoinche._kernels.donne import MAX_ACTIONS, play_one, play_phase
+from simcoinche._kernels.layout import (
+    PC_ANNOUNCE,
+    PC_BELOTE,
+    PC_CARD_POINTS,
+    PC_LITIGE,
+    PC_MADE,
+    PC_MARKS,
+    PC_TAKER_TRICKS,
+    PC_TOTAL_DEFENCE,
+    PC_TOTAL_TAKERS,
+    PC_TRICKS,
+)
 from simcoinche._kernels.players import INFO_LEN
 from simcoinche._kernels.rng import RNG_STATE_LEN, STREAM_PLAYERS, donne_key, rng_seed
 from simcoinche._kernels.scoring import (
@@ -70,18 +82,6 @@ from simcoinche._kernels.thinking import think_block, think_scratch
 
 BLOCK = 512
 
-# --- rows of play_contracts' output (int32[PC_LEN, n]) ----------------------------------
-PC_TRICKS = 0           # 2 rows: tricks per team
-PC_CARD_POINTS = 2      # 2 rows: card points per team, last trick / capot included
-PC_ANNOUNCE = 4         # 2 rows: announcements after comparison and capot transfer
-PC_BELOTE = 6           # 2 rows: belote per team
-PC_MADE = 8             # 1 if the contract is made
-PC_MARKS = 9            # 2 rows: marks per team
-PC_TOTAL_TAKERS = 11    # T_t before rounding
-PC_TOTAL_DEFENCE = 12   # T_d before rounding
-PC_LITIGE = 13          # 1 for a litige (classic 81-81 at 80)
-PC_TAKER_TRICKS = 14    # tricks won by the bidder himself (decides a générale)
-PC_LEN = 15
 
 
 @njit(cache=True)

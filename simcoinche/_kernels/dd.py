@@ -4,7 +4,7 @@ RULES.md, "Rulings on points the sources leave open": the double-dummy (DD) valu
 card points a team reaches when all four hands are visible and both sides play perfectly;
 252 to a team that wins every trick. The search here maximises team 0's card points
 ``C0`` (team 0 = seats 0 and 2 maximise, seats 1 and 3 minimise); the facade derives team
-1's value from it (``simcoinche.dd``).
+1's value from it (``simcoinche.analysis.dd``).
 
 Bit layout: a hand or card set is a bitboard (bit ``suit * 8 + rank``, ranks
 ``7 8 9 T J Q K A`` = 0..7, suits S H D C); ``trump`` is the contract kind (0..3 a

@@ -171,7 +171,7 @@ def note_card(info, seat, p, c, led, kind, prev_pos, prev_card, belote_seat, pla
     winner was at position ``prev_pos`` with ``prev_card``); ``played`` is the bitboard
     of every card played so far, ``belote_seat`` the seat holding the belote or -1.
 
-    Shared by :func:`play_phase` and the Python table sequencer (:mod:`simcoinche.table`).
+    Shared by :func:`play_phase` and the Python table sequencer (:mod:`simcoinche.players.table`).
     """
     info[I_PLAYED] = played
     # Public inferences: who led which suit; a card off the led suit shows a void.
@@ -196,7 +196,7 @@ def close_card_points(c0, c1, t0, t1, last_team, prof, cpts, tricks):
     and tricks ``t0``, ``t1`` won by each team in the 8 tricks, adding the last trick's
     bonus (or the capot value) for ``last_team``, the winner of the 8th trick.
 
-    Shared by :func:`play_phase` and the Python table sequencer (:mod:`simcoinche.table`).
+    Shared by :func:`play_phase` and the Python table sequencer (:mod:`simcoinche.players.table`).
     """
     cpts[0] = c0
     cpts[1] = c1

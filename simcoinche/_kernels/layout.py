@@ -74,3 +74,16 @@ PARTIE_FEDERAL = 0
 PARTIE_STEPHANOISE = 1
 ANN_COMPARE_FEDERAL = 0
 ANN_COMPARE_VALUE = 1
+
+# --- rows of play_contracts' output (int32[PC_LEN, n]) ----------------------------------
+PC_TRICKS = 0           # 2 rows: tricks per team
+PC_CARD_POINTS = 2      # 2 rows: card points per team, last trick / capot included
+PC_ANNOUNCE = 4         # 2 rows: announcements after comparison and capot transfer
+PC_BELOTE = 6           # 2 rows: belote per team
+PC_MADE = 8             # 1 if the contract is made
+PC_MARKS = 9            # 2 rows: marks per team
+PC_TOTAL_TAKERS = 11    # T_t before rounding
+PC_TOTAL_DEFENCE = 12   # T_d before rounding
+PC_LITIGE = 13          # 1 for a litige (classic 81-81 at 80)
+PC_TAKER_TRICKS = 14    # tricks won by the bidder himself (decides a générale)
+PC_LEN = 15

@@ -5,7 +5,7 @@ deals ("worlds") uniformly among those consistent with everything its seat has s
 every world double dummy for each of its legal cards (:func:`.dd.root_values`), and plays
 the card whose mean value for its team over the worlds is highest. It bids like the
 heuristic player (:mod:`.heuristic`, same parameter row); ``W`` is the parameter
-``worlds`` (offset ``PM_WORLDS`` of the row, default 32: :mod:`simcoinche.players`).
+``worlds`` (offset ``PM_WORLDS`` of the row, default 32: :mod:`simcoinche.players.registry`).
 
 What the worlds respect (the public ``info`` array of :mod:`.players`, nothing else):
 

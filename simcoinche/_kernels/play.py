@@ -1,6 +1,6 @@
 """Play kernels: card points, trick winner, legal-card mask.
 
-Bit layout (see :mod:`simcoinche.cards`): card ``c`` in ``0..31`` is ``suit * 8 + rank``,
+Bit layout (see :mod:`simcoinche.rules.cards`): card ``c`` in ``0..31`` is ``suit * 8 + rank``,
 ranks ``7 8 9 T J Q K A`` = ``0..7``; a hand is a ``uint32`` with bit ``c`` set per card,
 suit ``s`` in bits ``8*s .. 8*s+7``. Contract kind ``trump``: ``0..3`` a trump suit,
 ``4`` sans-atout (SA), ``5`` tout-atout (TA).

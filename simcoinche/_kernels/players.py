@@ -5,7 +5,7 @@ integer code (``PLAYER_RANDOM`` 0, ``PLAYER_HEURISTIC`` 1, ``PLAYER_PIMC`` 2: it
 the heuristic player and plays from sampled worlds solved double dummy, :mod:`.pimc`) chosen
 per team. Each team
 also gets a ``float64[PARAM_LEN]`` parameter row (names and defaults:
-:mod:`simcoinche.players`); player kernels take the ``float64[2, PARAM_LEN]`` array and
+:mod:`simcoinche.players.registry`); player kernels take the ``float64[2, PARAM_LEN]`` array and
 the row to read (``params[row, X]``), so that no array view is made per decision.
 
 What a player sees (and nothing else; never another hand):
@@ -51,7 +51,7 @@ PLAYER_PIMC = 2
 N_PLAYER_KINDS = 3
 PARAM_LEN = 48
 
-# Auction action codes (simcoinche.actions).
+# Auction action codes (simcoinche.rules.actions).
 ACT_PASS = 0
 ACT_COINCHE = 1
 ACT_SURCOINCHE = 2
@@ -78,7 +78,7 @@ I_ANN_TEAM = 23     # team whose announcements count (-1 none)
 I_LED = 24          # 4 entries: suits (bit s) each seat has led so far
 INFO_LEN = 28
 
-# --- random player parameters (float64 row; names in simcoinche.players) ---------------
+# --- random player parameters (float64 row; names in simcoinche.players.registry) ---------------
 RP_OPEN = 0         # probability of bidding when nobody has bid yet
 RP_OVERBID = 1      # probability of outbidding an existing bid
 RP_MAX_JUMP = 2     # a bid goes 0..max_jump levels above the lowest legal one

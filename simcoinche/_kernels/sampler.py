@@ -48,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uint64
 
-from simcoinche._kernels.batch import (
+from simcoinche._kernels.layout import (
     PC_ANNOUNCE,
     PC_BELOTE,
     PC_CARD_POINTS,
@@ -286,7 +286,7 @@ def made_at_levels(pc, taker_team, kind, levels, prof, made):
     level: :func:`.scoring.score_donne` — the one success test of the code base — is
     called with the row's tricks, card points, announcements and belote, uncoinched.
     Exact because the players' card play does not read the bid level (see
-    :mod:`simcoinche.hand_odds`). The announcements in ``pc`` are after the capot transfer;
+    :mod:`simcoinche.analysis.hand_odds`). The announcements in ``pc`` are after the capot transfer;
     ``score_donne`` transfers again only when the takers won all 8 tricks, and then the
     defence's share is already 0, so re-applying it changes nothing.
 

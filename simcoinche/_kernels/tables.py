@@ -1,6 +1,6 @@
 """Rule tables common to every profile, as literal arrays.
 
-Indexed by rank index ``7 8 9 T J Q K A`` (see :mod:`simcoinche.cards`).
+Indexed by rank index ``7 8 9 T J Q K A`` (see :mod:`simcoinche.rules.cards`).
 Strengths: higher wins. Profile-dependent point tables live in the packed profile.
 """
 

@@ -13,7 +13,7 @@ import sys
 import threading
 from collections.abc import Iterator
 
-from simcoinche.errors import InputError
+from simcoinche.rules.errors import InputError
 
 
 def integer(text: str) -> int:
@@ -101,7 +101,7 @@ def add_auction_arguments(p: argparse.ArgumentParser, default: str | None) -> No
 
 def add_deal_arguments(p: argparse.ArgumentParser) -> None:
     """Seed, constraints, profile, players, draw limit, threads, progress (odds, advise)."""
-    from simcoinche.conditioned import MAX_DRAWS
+    from simcoinche.analysis.conditioned import MAX_DRAWS
 
     p.add_argument("--seed", type=integer, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--give", action="append", default=None, metavar="SEAT:CARDS",

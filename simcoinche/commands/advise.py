@@ -3,7 +3,7 @@
 For every legal action of the player (pass, each bid up to ``--max-bid``, coinche,
 surcoinche), the expected marks of the donne for the player's team minus the opponents',
 on deals conditioned on the auction under the model players, the rest of the auction and
-the play continued by them; the same deals for every action. See :mod:`simcoinche.advisor`.
+the play continued by them; the same deals for every action. See :mod:`simcoinche.analysis.advisor`.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate every action and print the table or the JSON."""
-    from simcoinche.advisor import DEFAULT_SAMPLES, advise
+    from simcoinche.analysis.advisor import DEFAULT_SAMPLES, advise
 
     result = advise(args.hand, auction=args.auction, seat=args.seat, dealer=args.dealer,
                     samples=DEFAULT_SAMPLES if args.samples is None else args.samples,

@@ -5,7 +5,7 @@ optional ``auction`` and ``play``; ``-`` reads stdin). Prints both teams' double
 card points for every contract kind of the profile (and who can make a générale, where
 the profile has the bid) and, when the auction fixed a contract and cards were played,
 each card's double-dummy value for its player's team, the best card(s), their value and
-the card's cost in card points, with a total cost per team. See :mod:`simcoinche.dd`.
+the card's cost in card points, with a total cost per team. See :mod:`simcoinche.analysis.dd`.
 
 Exit status: 0, or 1 when an action of the record is illegal (the ``error`` object is
 the one ``simcoinche score`` prints; the cards before it are analysed), 2 for malformed
@@ -60,7 +60,7 @@ def _contract_text(contract: dict) -> str:
 
 
 def render(a) -> str:
-    """The readable report of a :class:`simcoinche.dd.RecordAnalysis`."""
+    """The readable report of a :class:`simcoinche.analysis.dd.RecordAnalysis`."""
     lines = [f"Double-dummy card points ({a.profile.name}, dealer {a.dealer}, seat "
              f"{(a.dealer + 1) & 3} leads): all hands visible, both sides play perfectly", ""]
     head = f"{'kind':<5}{'team 0':>8}{'team 1':>8}"
@@ -99,8 +99,8 @@ def render(a) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the double-dummy report of one donne; return 0, or 1 for an illegal action."""
-    from simcoinche.dd import analyse_record
-    from simcoinche.verify import parse_record
+    from simcoinche.analysis.dd import analyse_record
+    from simcoinche.rules.verify import parse_record
 
     record = parse_record(read_input(args.file))
     analysis = analyse_record(record, threads=args.threads,

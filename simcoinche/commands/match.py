@@ -1,7 +1,7 @@
 """``simcoinche match A B --deals N``: a duplicate match between two players.
 
 Every deal is played at two tables with the same cards and dealer, A at seats 0/2 at one
-and at seats 1/3 at the other (:mod:`simcoinche.duplicate`).
+and at seats 1/3 at the other (:mod:`simcoinche.runs.duplicate`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "0/2 at one table and 1/3 at the other) and report A's marks minus B's per deal "
         "with a 95 %% interval, the share of deals won, and per player its contracts made "
         "and coinches won. A player is KIND or KIND:name=value,... (e.g. "
-        "heuristic:open_min=90; kinds and parameters in simcoinche.players), or one of "
+        "heuristic:open_min=90; kinds and parameters in simcoinche.players.registry), or one of "
         "colver's bots: colver-ismcts[:time=SECONDS] (default 0.05 s per card) or "
         "colver-isdd[:worlds=N] (default 8), federal only, pip install "
-        "'simcoinche[peers]' (simcoinche.peers).",
+        "'simcoinche[peers]' (simcoinche.players.peers).",
     )
     p.add_argument("a", metavar="A", help="player A: KIND or KIND:name=value,...")
     p.add_argument("b", metavar="B", help="player B: KIND or KIND:name=value,...")
@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the match and print its summary (text, or JSON with ``--json``)."""
-    from simcoinche.duplicate import match
+    from simcoinche.runs.match import match
 
     result = match(args.a, args.b, args.deals, seed=args.seed, profile=args.profile,
                    threads=args.threads, dd=args.dd, out=args.out, overwrite=args.overwrite,

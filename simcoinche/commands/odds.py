@@ -3,7 +3,7 @@
 Deals the unseen cards uniformly among the deals consistent with the constraints
 (``--give``, ``--void``), plays every candidate contract with the hand's seat as taker and
 prints P(made) per trump and bid level with Wilson 95 % intervals (``--json`` for the
-machine-readable form, ``--level`` for a one-line answer). See :mod:`simcoinche.hand_odds`.
+machine-readable form, ``--level`` for a one-line answer). See :mod:`simcoinche.analysis.hand_odds`.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compute the odds and print the table, the one-line answers or the JSON."""
-    from simcoinche.hand_odds import DEFAULT_SAMPLES, DEFAULT_SAMPLES_DD, check_level, odds
+    from simcoinche.analysis.hand_odds import DEFAULT_SAMPLES, DEFAULT_SAMPLES_DD, check_level, odds
 
     if args.level is not None:
         check_level(args.level, args.profile)

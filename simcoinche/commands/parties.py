@@ -2,7 +2,7 @@
 
 ``--engine local`` (default) writes one Parquet file from this process; ``--engine dask``
 runs tasks of ``--task-size`` parties on a Dask cluster into a resumable dataset directory
-(:mod:`simcoinche.distributed`). Both give the same rows for the same arguments.
+(:mod:`simcoinche.runs.distributed`). Both give the same rows for the same arguments.
 ``simcoinche report`` on the output writes the win-probability table (CSV, PNG, Markdown).
 """
 
@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the parties and print where the output went and a short summary."""
-    from simcoinche.partie import parties_to_file
+    from simcoinche.runs.partie import parties_to_file
 
     dask = check_engine_options(args) == "dask"
     extra = {"scheduler": args.scheduler, "task_size": args.task_size} if dask else {}

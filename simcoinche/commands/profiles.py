@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from simcoinche.profiles import DEFAULT_PROFILE, PROFILES
+from simcoinche.rules.profiles import DEFAULT_PROFILE, PROFILES
 
 
 def register(sub: argparse._SubParsersAction) -> None:

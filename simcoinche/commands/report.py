@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report and print where it went."""
-    from simcoinche.report import write_report
+    from simcoinche.analysis.report import write_report
 
     rep = write_report(args.results, args.out, overwrite=args.overwrite,
                        min_count=args.min_count)

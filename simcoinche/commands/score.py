@@ -7,7 +7,7 @@ import json
 import sys
 
 from simcoinche.commands import read_input
-from simcoinche.verify import verify_text
+from simcoinche.rules.verify import verify_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:

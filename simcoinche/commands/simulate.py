@@ -3,7 +3,7 @@
 ``--engine local`` (default) writes one Parquet file from this process; ``--engine dask``
 runs tasks of ``--task-size`` donnes on a Dask cluster (``--scheduler ADDRESS``, or a local
 cluster sized to the machine) into a resumable dataset directory
-(:mod:`simcoinche.distributed`). Both give the same rows for the same arguments.
+(:mod:`simcoinche.runs.distributed`). Both give the same rows for the same arguments.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from simcoinche.commands import (
     integer,
     terminate_as_interrupt,
 )
-from simcoinche.errors import InputError
+from simcoinche.rules.errors import InputError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("-n is required")
     if check_engine_options(args) == "dask":
         return _run_dask(args)
-    from simcoinche.simulation import simulate_to_file
+    from simcoinche.runs.simulation import simulate_to_file
 
     summary = simulate_to_file(
         args.n, seed=args.seed, profile=args.profile, players=args.players, out=args.out,
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_dask(args: argparse.Namespace) -> int:
-    from simcoinche.distributed import simulate_dask
+    from simcoinche.runs.distributed import simulate_dask
 
     with terminate_as_interrupt():
         summary = simulate_dask(

@@ -4,13 +4,13 @@ the chances of winning a partie from a score (a parties run).
 Every function takes a results DataFrame in the Parquet schema (``docs/ARCHITECTURE.md``)
 — raw simulator output is fine: the taker's hand features it needs
 (``taker_trump_len``, ``taker_top_trumps``…) are computed with
-:func:`simcoinche.features.hand_features` when the column is not already there, and
+:func:`simcoinche.analysis.features.hand_features` when the column is not already there, and
 used as they are when it is (so a table featurised once can be plotted many times).
 Each writes one PNG into ``out_dir`` (created if missing) and returns its path.
 
 Rendering uses matplotlib's Agg canvas directly (``matplotlib.figure.Figure``), never
 ``pyplot``: no interactive backend, no global state, safe in servers and tests.
-Passed-out donnes are left out, as in :mod:`simcoinche.stats`.
+Passed-out donnes are left out, as in :mod:`simcoinche.analysis.stats`.
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ try:
     from matplotlib import colormaps
     from matplotlib.figure import Figure
 except ImportError as exc:  # pragma: no cover - depends on the install
-    raise ImportError("simcoinche.plots needs matplotlib: pip install 'simcoinche[plots]'"
+    raise ImportError("simcoinche.analysis.plots needs matplotlib: pip install 'simcoinche[plots]'"
                       ) from exc
 
-from simcoinche.errors import InputError
-from simcoinche.features import FEATURES, hand_features
-from simcoinche.profiles import Profile, get_profile
-from simcoinche.stats import bid_curve, played, success_rates, taker_team
+from simcoinche.analysis.features import FEATURES, hand_features
+from simcoinche.analysis.stats import bid_curve, played, success_rates, taker_team
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
 
 DPI = 120
 _LABELS = {
@@ -59,7 +59,7 @@ def with_taker_features(
     df : DataFrame
         Results table (Parquet schema), possibly already featurised.
     names : sequence of str
-        Feature names of :data:`simcoinche.features.FEATURES`.
+        Feature names of :data:`simcoinche.analysis.features.FEATURES`.
     profile : str or Profile, optional
         Point tables for the features (default ``federal``).
 
@@ -94,7 +94,7 @@ def plot_bid_curves(
     """Success rate against bid level, one line per value of a taker's hand feature.
 
     For each value of ``taker_<by>`` (e.g. trump length, or top trumps among J, 9, A),
-    plots :func:`simcoinche.stats.bid_curve` — the share of donnes whose takers'
+    plots :func:`simcoinche.analysis.stats.bid_curve` — the share of donnes whose takers'
     play would have made each bid level — with its Wilson 95 % interval as a band.
     Groups with fewer than ``min_count`` played donnes, or whose feature is undefined
     (``<NA>``, e.g. trump length at sans-atout), are not drawn.
@@ -170,7 +170,7 @@ def plot_success_heatmap(
 ) -> Path:
     """Heatmap of P(contract made) over taker's trump length × top trumps (J, 9, A).
 
-    Each cell is :func:`simcoinche.stats.success_rates` of the donnes whose taker held
+    Each cell is :func:`simcoinche.analysis.stats.success_rates` of the donnes whose taker held
     that many trumps and that many of J, 9, A of trump (suit contracts only: both
     features are undefined at SA/TA); it shows the rate and the count. Cells with
     fewer than ``min_count`` donnes are grey and show only the count.
@@ -316,7 +316,7 @@ def plot_win_probability(
     Parameters
     ----------
     table : DataFrame
-        :func:`simcoinche.partie.win_probability` (columns ``own_min``, ``other_min``,
+        :func:`simcoinche.runs.partie.win_probability` (columns ``own_min``, ``other_min``,
         ``own``, ``other``, ``n``, ``p``).
     out_dir : str or Path
         Directory for the PNG.

@@ -3,9 +3,9 @@
 Input: a JSON object ``{"profile", "dealer", "hands", "auction", "play", "declare"}``
 (``profile`` — any name ``simcoinche profiles`` lists — and ``declare`` optional). The
 donne is replayed with the reference engine
-(:func:`simcoinche.reference.replay_donne`); the output object says whether every action
+(:func:`simcoinche.rules.reference.replay_donne`); the output object says whether every action
 was legal, names the first illegal one, and gives the result of a complete donne.
-Malformed input raises :class:`~simcoinche.errors.InputError` (one line naming the
+Malformed input raises :class:`~simcoinche.rules.errors.InputError` (one line naming the
 culprit); an illegal action is not an input error: it is reported in the output.
 
 Profile-specific output: with a générale in the profile (classic, strict) the
@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from simcoinche.actions import AUCTION_REASONS, parse_actions
-from simcoinche.cards import (
+from simcoinche.rules.actions import AUCTION_REASONS, parse_actions
+from simcoinche.rules.cards import (
     CARDS_PER_HAND,
     CONTRACT_KIND_NAMES,
     N_CARDS,
@@ -29,9 +29,9 @@ from simcoinche.cards import (
     format_card,
     parse_card,
 )
-from simcoinche.errors import InputError
-from simcoinche.profiles import DEFAULT_PROFILE, Profile, get_profile
-from simcoinche.reference import (
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import DEFAULT_PROFILE, Profile, get_profile
+from simcoinche.rules.reference import (
     CONTRACT,
     PASSED_OUT,
     Announcement,

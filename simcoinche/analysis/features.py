@@ -56,9 +56,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from simcoinche.cards import CONTRACT_KIND_NAMES, SANS_ATOUT, TOUT_ATOUT
-from simcoinche.errors import InputError
-from simcoinche.profiles import Profile, get_profile
+from simcoinche.rules.cards import CONTRACT_KIND_NAMES, SANS_ATOUT, TOUT_ATOUT
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
 
 #: Feature names in output order.
 FEATURES: tuple[str, ...] = (
@@ -328,7 +328,7 @@ def contract_kinds(df: pd.DataFrame) -> np.ndarray:
     """The ``trump`` column as contract kinds ``int64`` (0..5, -1 when passed out).
 
     Accepts the raw integer column of the Parquet schema, the categorical of names
-    (``S H D C SA TA``) that :func:`simcoinche.results.read_results` returns, or names
+    (``S H D C SA TA``) that :func:`simcoinche.runs.results.read_results` returns, or names
     as text.
     """
     _require(df, ["trump"])
@@ -389,7 +389,7 @@ def hand_features(
     trump : int, str or array-like, optional
         Contract kind to evaluate under; default: each row's ``trump`` column (the
         contract actually played; integer kinds or the categorical of names that
-        :func:`simcoinche.results.read_results` returns). One kind (``1`` or
+        :func:`simcoinche.runs.results.read_results` returns). One kind (``1`` or
         ``"H"``) asks "what if this were trump" for every row.
     profile : str or Profile, optional
         Point tables (default ``federal``).

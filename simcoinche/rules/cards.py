@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from simcoinche.errors import InputError
+from simcoinche.rules.errors import InputError
 
 SUITS = "SHDC"
 RANKS = "789TJQKA"
@@ -153,3 +153,17 @@ def parse_hand(cards: str | Iterable[str]) -> int:
 def popcount(mask: int) -> int:
     """Number of cards in a bitboard."""
     return int(mask).bit_count()
+
+
+def parse_seat(value: object, what: str) -> int:
+    """A seat number 0..3 from an int or its text; ``what`` names it in the error."""
+    if isinstance(value, bool):
+        raise InputError(f"{what} must be a seat 0..3, got {value!r}")
+    if isinstance(value, str):
+        text = value.strip()
+        if text not in ("0", "1", "2", "3"):
+            raise InputError(f"{what} must be a seat 0..3, got {value!r}")
+        return int(text)
+    if isinstance(value, (int, np.integer)) and 0 <= int(value) <= 3:
+        return int(value)
+    raise InputError(f"{what} must be a seat 0..3, got {value!r}")

@@ -2,7 +2,7 @@
 
 :func:`simcoinche._kernels.donne.play_one` plays a whole donne inside numba, so every
 player must be a kernel (``random``, ``heuristic``). A player that lives in Python — the
-peer engine's bots of :mod:`simcoinche.peers` — cannot be called from there. A
+peer engine's bots of :mod:`simcoinche.players.peers` — cannot be called from there. A
 :class:`Table` plays donne ``index`` of a run exactly as ``play_one`` does, one decision
 at a time from Python:
 
@@ -111,9 +111,9 @@ from simcoinche._kernels.scoring import (
     score_donne,
 )
 from simcoinche._kernels.thinking import think_scratch
-from simcoinche.actions import AUCTION_REASONS, format_action
-from simcoinche.cards import format_card
-from simcoinche.errors import RunError
+from simcoinche.rules.actions import AUCTION_REASONS, format_action
+from simcoinche.rules.cards import format_card
+from simcoinche.rules.errors import RunError
 
 _U32 = np.uint32
 
@@ -129,7 +129,7 @@ class SeatView:
     ``hand`` is the seat's cards now (bitboard; during the auction, the cards it holds
     while bidding), ``dealt`` its whole 8-card hand (known to it from the deal; the same
     as ``hand`` during a federal auction). ``auction`` holds the auction's action codes
-    so far (:mod:`simcoinche.actions`), ``astate`` a copy of the public auction state
+    so far (:mod:`simcoinche.rules.actions`), ``astate`` a copy of the public auction state
     (:mod:`simcoinche._kernels.auction`). During the play, ``contract`` is ``(taker,
     level, kind, coinche)``, ``plays`` the cards played so far in order from the first
     lead (trick ``len(plays) // 4``, position ``len(plays) % 4``), ``legal`` the cards
@@ -189,7 +189,7 @@ class SeatPlayer(Protocol):
     name: str
 
     def bid(self, view: SeatView) -> int:
-        """Auction action code (:mod:`simcoinche.actions`) of ``view.seat`` now."""
+        """Auction action code (:mod:`simcoinche.rules.actions`) of ``view.seat`` now."""
         ...
 
     def card(self, view: SeatView) -> int:
@@ -512,7 +512,7 @@ def _auction_reason(astate: np.ndarray, action: object, prof: np.ndarray) -> str
 
 
 def _action_text(action: object, prof: np.ndarray) -> str:
-    from simcoinche.profiles import PROFILES
+    from simcoinche.rules.profiles import PROFILES
 
     if isinstance(action, (int, np.integer)) and 0 <= int(action) <= 255:
         for p in PROFILES.values():

@@ -7,17 +7,18 @@ output directory:
 - ``report.md`` — the run's metadata, an overview and the headline tables below, with
   the plots embedded (relative links, so the directory can be moved or published whole);
 - one CSV per table (``<name>.csv``, full precision, the columns of :data:`TABLES`);
-- the PNGs of :mod:`simcoinche.plots` (bid curves by trump length and by top trumps,
+- the PNGs of :mod:`simcoinche.analysis.plots` (bid curves by trump length and by top trumps,
   the success heatmap, the marks histograms).
 
 Every table is computed from played donnes only (passed-out donnes have no contract).
-Rates come with a Wilson 95 % interval (:func:`simcoinche.stats.wilson_interval`).
+Rates come with a Wilson 95 % interval (:func:`simcoinche.analysis.stats.wilson_interval`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,11 +26,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcoinche.cards import CONTRACT_KIND_NAMES
-from simcoinche.errors import InputError
-from simcoinche.profiles import get_profile
-from simcoinche.results import COLUMNS
-from simcoinche.stats import bid_curve, dd_success_rates, played, success_rates, taker_team
+from simcoinche.analysis.stats import bid_curve, dd_success_rates, played, success_rates, taker_team
+from simcoinche.analysis.win_probability import (
+    DEFAULT_BIN_WIDTH,
+    check_parties_run,
+    win_probability,
+    win_probability_pivot,
+)
+from simcoinche.rules.cards import CONTRACT_KIND_NAMES
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import get_profile
+from simcoinche.runs.results import COLUMNS, read_metadata, read_results, read_table
 
 #: Tables of the report: name → (title, {column: meaning}). The CSV of each table has
 #: exactly these columns, in this order; ``report.md`` shows them with the same names.
@@ -149,7 +156,7 @@ def _check_out_dir(out_dir: str | os.PathLike[str], overwrite: bool) -> Path:
 
 
 def _with_features(df: pd.DataFrame, profile: Any) -> pd.DataFrame:
-    from simcoinche.plots import with_taker_features
+    from simcoinche.analysis.plots import with_taker_features
 
     return with_taker_features(df, ["trump_len", "top_trumps"], profile)
 
@@ -242,7 +249,7 @@ def headline_tables(df: pd.DataFrame, profile: Any = None, min_count: int = 1
         # simulate --dd: made rates under double-dummy play against the players' play.
         dd = d
         if "dd_made" not in dd.columns:
-            from simcoinche.dd_columns import dd_view
+            from simcoinche.runs.dd_columns import dd_view
 
             dd = dd.join(dd_view(dd, prof))
         tables["dd_by_level"] = dd_success_rates(dd, by="bid_value", min_count=min_count)
@@ -356,8 +363,7 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
         Missing or unreadable results, a file that is not a simcoinche run, a
         non-empty ``out_dir`` without ``overwrite``, a bad ``min_count``.
     """
-    import simcoinche
-    from simcoinche import plots
+    from simcoinche.analysis import plots
 
     if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
             or min_count < 1:
@@ -365,21 +371,19 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
     src = os.fspath(results)
     if not os.path.exists(src):
         raise InputError(f"results {src!r} not found")
-    meta = simcoinche.read_metadata(results)
+    meta = read_metadata(results)
     out = _check_out_dir(out_dir, overwrite)
     if meta.get("kind") == "parties":
         # A `simcoinche parties` run: its own overview and the win-probability table.
-        from simcoinche.partie import write_parties_report
-
         return write_parties_report(results, out, meta, min_count)
     profile = get_profile(meta.get("profile", "federal"))
     # every per-donne column, but never the --record-play ones (the largest by far)
     columns = list(REPORT_COLUMNS)
     if meta.get("dd"):
-        from simcoinche.dd_columns import dd_columns
+        from simcoinche.runs.dd_columns import dd_columns
 
         columns += dd_columns(profile)
-    df = simcoinche.read_results(results, columns=columns)
+    df = read_results(results, columns=columns)
     tables, notes = headline_tables(df, profile, min_count=min_count)
     f = _with_features(df, profile)
 
@@ -453,3 +457,69 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
     md_path = out / "report.md"
     md_path.write_text("\n".join(md), encoding="utf-8")
     return Report(out, md_path, written, pngs, notes)
+
+
+# --- the report of a parties run ----------------------------------------------------------
+
+OVERVIEW_CAPTION = "Overview"
+TABLE_NAME = "win_probability"
+
+
+def write_parties_report(results: str | os.PathLike[str], out: Path,
+                         meta: Mapping[str, Any], min_count: int,
+                         bin_width: int = DEFAULT_BIN_WIDTH) -> Any:
+    """The report of a parties run (called by :func:`write_report`):
+    overview, the win-probability table (``win_probability.csv``, tidy, ``bin_width``
+    wide bins), its heatmap (``win_probability.png``) and ``report.md`` with the table
+    as a grid of twice-wider bins."""
+    from simcoinche.analysis.plots import plot_win_probability
+
+    src = os.fspath(results)
+    check_parties_run(meta, src)
+    t = read_table(results, ["winner", "n_donnes"])
+    winner = t["winner"].to_numpy().astype(np.int64)
+    lengths = t["n_donnes"].to_numpy().astype(np.int64)
+    n = len(winner)
+    finished = lengths[winner >= 0]
+    overview = pd.DataFrame({"quantity": [
+        "parties", "donnes", "won by team 0 (seats 0, 2)", "won by team 1 (seats 1, 3)",
+        "unfinished at max_donnes", "donnes per finished partie: mean",
+        "donnes per finished partie: median, 99th percentile, max",
+    ], "value": [
+        f"{n:,}", f"{int(lengths.sum()):,}", f"{100 * (winner == 0).mean():.1f} %",
+        f"{100 * (winner == 1).mean():.1f} %", f"{int((winner < 0).sum()):,}",
+        f"{finished.mean():.2f}" if len(finished) else "",
+        (f"{np.median(finished):.0f}, {np.percentile(finished, 99):.0f}, "
+         f"{finished.max()}") if len(finished) else "",
+    ]})
+    table = win_probability(results, bin_width=bin_width)
+    csv = out / f"{TABLE_NAME}.csv"
+    table.to_csv(csv, index=False)
+    overview_csv = out / "overview.csv"
+    overview.to_csv(overview_csv, index=False)
+    notes: list[str] = []
+    pngs = []
+    try:
+        pngs.append(plot_win_probability(table, out, min_count=min_count))
+    except InputError as exc:
+        notes.append(f"plot {TABLE_NAME}.png: not drawn ({exc})")
+    coarse = win_probability(results, bin_width=2 * bin_width)
+    md = [f"# simcoinche report: {Path(src).name}", "",
+          "Generated by `simcoinche report` from a `simcoinche parties` run.", "",
+          "## Run", "", *_metadata_lines(dict(meta), src, rows="parties"), "",
+          f"## {OVERVIEW_CAPTION}", "", markdown_table(overview), "",
+          "## Chances of winning the partie from a score", "",
+          "P(a team wins the partie | its total, the other team's total), in %, from the "
+          "score before every donne of every finished partie (both teams; a partie "
+          "counts once per team and cell). Rows: the team's total; columns: the other "
+          f"team's. Cells observed fewer than {min_count:,} times are empty. The full "
+          f"table with counts and Wilson 95 % intervals, in {bin_width}-point bins, is "
+          f"`{TABLE_NAME}.csv`.", "",
+          _pivot_markdown(win_probability_pivot(coarse, min_count)), ""]
+    for p in pngs:
+        md += ["## Heatmap", "", f"![{p.stem}]({p.name})", ""]
+    if notes:
+        md += ["## Notes", ""] + [f"- {x}" for x in notes] + [""]
+    md_path = out / "report.md"
+    md_path.write_text("\n".join(md), encoding="utf-8")
+    return Report(out, md_path, {"overview": overview_csv, TABLE_NAME: csv}, pngs, notes)

@@ -7,7 +7,7 @@ trick. A générale under double-dummy play is a separate yes/no question: can t
 alone win all eight tricks.
 
 Public functions (each validates its input and raises
-:class:`~simcoinche.errors.InputError`, one line naming the culprit, on bad input):
+:class:`~simcoinche.rules.errors.InputError`, one line naming the culprit, on bad input):
 
 - :func:`solve_many` — team 0's DD card points of many deals, in parallel (the engine of
   ``simulate --dd`` and ``odds --play dd``);
@@ -40,9 +40,9 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
-from simcoinche import reference as ref
 from simcoinche._kernels import dd as _dd
-from simcoinche.cards import (
+from simcoinche.rules import reference as ref
+from simcoinche.rules.cards import (
     CARDS_PER_HAND,
     CONTRACT_KIND_NAMES,
     N_CARDS,
@@ -51,10 +51,10 @@ from simcoinche.cards import (
     parse_card,
     to_mask,
 )
-from simcoinche.errors import InputError
-from simcoinche.profiles import Profile, get_profile
-from simcoinche.simulation import check_threads
-from simcoinche.verify import contract_object, error_object, parse_hands, validate_record
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.rules.verify import contract_object, error_object, parse_hands, validate_record
+from simcoinche.runs.simulation import check_threads
 
 __all__ = ["PlayedCard", "RecordAnalysis", "TeamPoints", "analyse_record", "card_values",
            "generale", "generales", "parse_deal", "parse_kind", "play_analysis", "solve_many",
@@ -168,7 +168,7 @@ def solve_many(hands: Any, dealer: Any, kind: Any, profile: Profile | str | None
     kind : int, str, or a sequence of them (length n)
         Contract kind of each row: 0..3 a trump suit, 4 sans-atout, 5 tout-atout (or the
         names ``"S" "H" "D" "C" "SA" "TA"``); must be a kind of ``profile``.
-    profile : profile name or :class:`~simcoinche.profiles.Profile`
+    profile : profile name or :class:`~simcoinche.rules.profiles.Profile`
         Card rules (legal cards, points). Default ``federal``.
     threads : int, optional
         Worker threads (default: every core numba may use). The values do not depend on it.
@@ -293,7 +293,7 @@ def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
         The deal: 4 lists of card texts (or strings ``"JH 9H …"``) or 4 bitboards, by seat.
     dealer : int
         Dealer seat 0..3; seat ``dealer + 1`` leads the first trick.
-    profile : profile name or :class:`~simcoinche.profiles.Profile`
+    profile : profile name or :class:`~simcoinche.rules.profiles.Profile`
         Card rules and contract kinds (default ``federal``: ``S H D C``; ``classic`` adds
         ``SA TA``).
     threads : int, optional
@@ -473,7 +473,7 @@ def card_values(hands: Any, dealer: int, kind: Any, played: Any = (),
         Contract kind (``0..5`` or ``"S" "H" "D" "C" "SA" "TA"``).
     played : sequence of card texts or indices
         The cards played so far, in order from the opening lead (each must be legal).
-    profile : profile name or :class:`~simcoinche.profiles.Profile`
+    profile : profile name or :class:`~simcoinche.rules.profiles.Profile`
 
     Returns
     -------

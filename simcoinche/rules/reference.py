@@ -4,7 +4,7 @@ This module is the *oracle* the numba kernels are tested against, so it is writt
 reader, not for speed: sets, lists and dataclasses, one small function per rule, each
 quoting the RULES.md line it implements. It never imports :mod:`simcoinche._kernels`'
 compiled code; its strength orders are spelled out below from RULES.md, and every rule
-*value* (points, bid ladder, flags) is read from the :class:`~simcoinche.profiles.Profile`
+*value* (points, bid ladder, flags) is read from the :class:`~simcoinche.rules.profiles.Profile`
 dataclass, so the other profiles' differences can be added field by field.
 
 Conventions (docs/ARCHITECTURE.md): a card is an ``int`` 0..31 (``suit * 8 + rank``,
@@ -19,8 +19,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from simcoinche import actions as act
-from simcoinche.cards import (
+from simcoinche.rules import actions as act
+from simcoinche.rules.cards import (
     JACK,
     KING,
     QUEEN,
@@ -32,7 +32,7 @@ from simcoinche.cards import (
     rank_of,
     suit_of,
 )
-from simcoinche.profiles import Profile, get_profile
+from simcoinche.rules.profiles import Profile, get_profile
 
 ProfileLike = Profile | str | None
 

@@ -1,6 +1,6 @@
 """Whole parties, and the chances of winning a partie from any score (``simcoinche parties``).
 
-The module is ``simcoinche.partie``: ``simcoinche.parties`` is the function.
+The module is ``simcoinche.runs.partie``: ``simcoinche.parties`` is the function.
 
 ``parties(n, seed=0, profile="federal", players="heuristic", out=None)`` plays the parties
 ``0 .. n-1`` of the run keyed by ``seed`` to the profile's target with its end rules
@@ -8,13 +8,13 @@ The module is ``simcoinche.partie``: ``simcoinche.parties`` is the function.
 donne. Partie ``p`` draws only from its own streams (``(seed, p, k)`` for its donne ``k``,
 :mod:`simcoinche._kernels.partie`), so it is the same whatever the thread count, the
 chunking or the engine (``engine="dask"`` runs tasks of contiguous parties on a Dask
-cluster into a dataset directory, :mod:`simcoinche.distributed`).
+cluster into a dataset directory, :mod:`simcoinche.runs.distributed`).
 
 Output: one row per partie (:data:`PARTIE_COLUMNS`): ``partie``, ``winner``, the final
 totals, ``n_donnes``, and per-donne list columns — one element per donne, in order: the
 score before the donne (``score_t0``, ``score_t1``), its contract and its result. Read it
 with :func:`simcoinche.read_results` (a file, or a Dask dataset directory);
-:func:`partie_donnes` flattens the lists into one row per donne.
+:func:`simcoinche.analysis.win_probability.partie_donnes` flattens the lists into one row per donne.
 
 A partie that has no winner after ``max_donnes`` donnes (default 1,000; a real partie
 lasts about a dozen) stops with winner ``-1``; the summary counts them and every table
@@ -22,7 +22,7 @@ here leaves them out.
 
 :func:`win_probability` answers "what are our chances from 640 to 910?": P(a team wins
 the partie | its total, the other team's total before a donne), binned, with Wilson
-intervals; :func:`simcoinche.plots.plot_win_probability` draws it, and ``simcoinche
+intervals; :func:`simcoinche.analysis.plots.plot_win_probability` draws it, and ``simcoinche
 report`` on a parties run writes it as CSV, PNG and Markdown.
 """
 
@@ -50,18 +50,15 @@ from simcoinche._kernels.partie import (
     PT_WINNER,
     run_parties,
 )
-from simcoinche.distributed import DatasetFields
-from simcoinche.errors import InputError
-from simcoinche.profiles import Profile, get_profile
-from simcoinche.results import (
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile
+from simcoinche.runs.results import (
     Column,
     _as_numpy,
     _c,
-    read_metadata,
-    read_table,
     schema,
 )
-from simcoinche.simulation import (
+from simcoinche.runs.simulation import (
     RunInfo,
     _check_out,
     _run,
@@ -69,7 +66,6 @@ from simcoinche.simulation import (
     _RunPlan,
     positive_int,
 )
-from simcoinche.stats import wilson_interval
 
 DEFAULT_CHUNK = 1 << 14
 DEFAULT_MAX_DONNES = 1000
@@ -78,7 +74,6 @@ MAX_MAX_DONNES = 30_000          # n_donnes is stored as int16
 # lasts 12 donnes on average, 17 at most in 20,000); a block that needs more is played
 # again with four times the room.
 ROWS_PER_PARTIE = 24
-DEFAULT_BIN_WIDTH = 100
 KIND = "parties"
 
 
@@ -163,13 +158,6 @@ class PartiesSummary(RunInfo):
 
 
 @dataclass
-class PartiesDatasetSummary(DatasetFields, PartiesSummary):
-    """A Dask parties run: the :class:`PartiesSummary` of all its parties plus the cluster
-    (:class:`simcoinche.distributed.DatasetFields`)."""
-
-    unit: ClassVar[str] = "parties"
-
-
 # --- plan and buffers -------------------------------------------------------------------
 
 
@@ -179,7 +167,6 @@ class _PartiesPlan(_RunPlan):
     unit: ClassVar[str] = "parties"
     what: ClassVar[str] = "parties"
     summary_type: ClassVar[type] = PartiesSummary
-    dataset_summary_type: ClassVar[type] = PartiesDatasetSummary
 
     def buffers(self, size: int) -> _PartieBuffers:
         """Kernel output arrays for chunks of up to ``size`` parties."""
@@ -333,7 +320,7 @@ def parties(n: int, seed: int = 0, profile: str | Profile | None = "federal",
         Donnes after which a partie stops without a winner (default 1,000, at most
         30,000); such parties have ``winner == -1`` and the summary counts them.
     params : pair of mappings, optional
-        Parameter overrides per team, by name (:mod:`simcoinche.players`).
+        Parameter overrides per team, by name (:mod:`simcoinche.players.registry`).
     progress : bool, optional
         Progress bar on stderr (default: when stderr is a terminal).
     engine : {"local", "dask"}
@@ -341,7 +328,7 @@ def parties(n: int, seed: int = 0, profile: str | Profile | None = "federal",
         in a resumable dataset directory (default :func:`default_parties_out` without
         ``.parquet``); same rows as the local engine.
     scheduler, client, task_size, timeout, cluster_shape
-        Dask engine only, as :func:`simcoinche.distributed.simulate_dask`.
+        Dask engine only, as :func:`simcoinche.runs.distributed.simulate_dask`.
 
     Returns
     -------
@@ -359,7 +346,7 @@ def parties(n: int, seed: int = 0, profile: str | Profile | None = "federal",
     if engine not in ("local", "dask"):
         raise InputError(f"engine must be 'local' or 'dask', got {engine!r}")
     if engine == "dask":
-        from simcoinche.distributed import run_dask
+        from simcoinche.runs.distributed import run_dask
 
         plan = _plan(n, seed, profile, players, None, chunk_size, max_donnes, params)
         default = default_parties_out(plan.profile.name, plan.seed, plan.n).with_suffix("")
@@ -396,242 +383,3 @@ def parties_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fede
     result = _run(plan, path, kwargs.get("progress"))
     assert isinstance(result, PartiesSummary)
     return result
-
-
-# --- analysis ---------------------------------------------------------------------------
-
-
-def _is_parties(meta: Mapping[str, Any], where: str) -> None:
-    if meta.get("kind") != KIND:
-        raise InputError(f"{where!r} is not a parties run (written by simcoinche simulate, "
-                         "not simcoinche parties)")
-
-
-def partie_donnes(source: pd.DataFrame | str | os.PathLike[str],
-                  columns: Sequence[str] | None = None) -> pd.DataFrame:
-    """One row per donne of every partie: the per-donne lists flattened.
-
-    Parameters
-    ----------
-    source : DataFrame or path-like
-        The rows of :func:`parties` (``out=None``, or read with
-        :func:`simcoinche.read_results`), or a parties run on disk (file or dataset
-        directory).
-    columns : sequence of str, optional
-        Per-donne columns to keep (:data:`PER_DONNE`; default all).
-
-    Returns
-    -------
-    DataFrame
-        ``partie``, ``donne`` (its index ``k`` in the partie: the key of its streams with
-        the partie, dealer ``(partie + k) mod 4``), ``winner`` of the partie, then the
-        per-donne columns; in partie then donne order.
-    """
-    cols = list(PER_DONNE if columns is None else columns)
-    for c in cols:
-        if c not in PER_DONNE:
-            raise InputError(f"unknown per-donne column {c!r}; expected one of "
-                             + ", ".join(PER_DONNE))
-    if isinstance(source, pd.DataFrame):
-        for c in ("partie", "winner", "n_donnes", *cols):
-            if c not in source.columns:
-                raise InputError(f"parties table has no column {c!r}")
-        parts = source["partie"].to_numpy(dtype=np.int64)
-        winner = source["winner"].to_numpy(dtype=np.int8)
-        lengths = source["n_donnes"].to_numpy(dtype=np.int64)
-        empty = np.zeros(0, dtype=np.int32)
-        values = {c: np.concatenate([np.asarray(v) for v in source[c].to_numpy()] or [empty])
-                  for c in cols}
-    else:
-        where = os.fspath(source)
-        _is_parties(read_metadata(source), where)
-        table = read_table(source, ["partie", "winner", "n_donnes", *cols])
-        parts = table["partie"].to_numpy()
-        winner = table["winner"].to_numpy()
-        lengths = table["n_donnes"].to_numpy().astype(np.int64)
-        values = {c: table[c].combine_chunks().flatten().to_numpy(zero_copy_only=False)
-                  for c in cols}
-    total = int(lengths.sum())
-    starts = np.cumsum(lengths) - lengths
-    out = pd.DataFrame({
-        "partie": np.repeat(parts, lengths),
-        "donne": (np.arange(total, dtype=np.int64) - np.repeat(starts, lengths)
-                  ).astype(np.int16),
-        "winner": np.repeat(winner, lengths),
-    })
-    for c in cols:
-        if len(values[c]) != total:
-            raise InputError(f"per-donne column {c!r} has {len(values[c])} values for "
-                             f"{total} donnes")
-        out[c] = values[c]
-    return out
-
-
-def win_probability(source: pd.DataFrame | str | os.PathLike[str],
-                    bin_width: int = DEFAULT_BIN_WIDTH, target: int | None = None,
-                    min_count: int = 1, z: float = 1.96) -> pd.DataFrame:
-    """P(a team wins the partie | its total, the other team's total), binned.
-
-    Every donne of every finished partie gives two observations, one per team, of the
-    score before the donne: (this team's total, the other's total) → did this team win
-    the partie. A partie counts once per team and cell: the first time its score enters
-    the cell (so the observations of a cell are independent parties and the Wilson
-    interval holds). Parties stopped at ``max_donnes`` (winner -1) are left out.
-    Both teams are pooled: the dealer moves every donne and the first dealer turns with
-    the partie index, so a cell mixes every seat to deal.
-
-    Parameters
-    ----------
-    source : DataFrame or path-like
-        A parties run (see :func:`partie_donnes`).
-    bin_width : int
-        Width of a bin in points; bins ``0 .. width-1``, … up to the target, then one
-        bin "target and over".
-    target : int, optional
-        The partie target (default: the run's profile's, else 2000).
-    min_count : int
-        Cells observed fewer times are left out.
-    z : float
-        Normal quantile of the interval (1.96 → 95 %).
-
-    Returns
-    -------
-    DataFrame
-        One row per cell, sorted: ``own_min``, ``own_max`` (bin of the team's total;
-        ``own_max`` missing for the last, open bin), ``other_min``, ``other_max``,
-        ``own``, ``other`` (bin labels), ``n`` (parties observed in the cell), ``wins``
-        (of them, won by the team), ``p`` = wins / n, ``low``, ``high`` (Wilson).
-    """
-    if isinstance(bin_width, bool) or not isinstance(bin_width, (int, np.integer)) \
-            or bin_width < 10:
-        raise InputError(f"bin_width must be an integer >= 10, got {bin_width!r}")
-    if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
-            or min_count < 1:
-        raise InputError(f"min_count must be a positive integer, got {min_count!r}")
-    if target is None:
-        meta = (source.attrs.get("simcoinche", {}) if isinstance(source, pd.DataFrame)
-                else read_metadata(source))
-        target = int(meta.get("target") or get_profile(meta.get("profile")).target)
-    d = partie_donnes(source, ["score_t0", "score_t1"])
-    d = d[d["winner"].to_numpy() >= 0]
-    # Bins [b*w, (b+1)*w - 1] below the target (the last one cut at target - 1), then
-    # one bin "target and over".
-    last = -(-target // bin_width)
-    n_bins = last + 1
-    lows = np.minimum(np.arange(n_bins, dtype=np.int64) * bin_width, target)
-    highs = np.minimum(lows + bin_width, target) - 1
-    labels = [f"{lo}–{hi}" for lo, hi in zip(lows[:-1], highs[:-1], strict=True)]
-    labels.append(f"{target}+")
-    partie = d["partie"].to_numpy(dtype=np.int64)
-    winner = d["winner"].to_numpy(dtype=np.int64)
-    s = (d["score_t0"].to_numpy(dtype=np.int64), d["score_t1"].to_numpy(dtype=np.int64))
-
-    def bin_of(x: np.ndarray) -> np.ndarray:
-        return np.where(x >= target, last, np.minimum(x // bin_width, last - 1))
-
-    cells, wins = [], []
-    for t in range(2):
-        own = bin_of(s[t])
-        other = bin_of(s[1 - t])
-        # Once per partie, team and cell.
-        key = (partie * n_bins + own) * n_bins + other
-        first = np.unique(key, return_index=True)[1]
-        cells.append((own * n_bins + other)[first])
-        wins.append((winner == t)[first])
-    cell = np.concatenate(cells)
-    won = np.concatenate(wins)
-    n = np.bincount(cell, minlength=n_bins * n_bins)
-    w = np.bincount(cell, weights=won, minlength=n_bins * n_bins).astype(np.int64)
-    keep = np.flatnonzero(n >= min_count)
-    own_b, other_b = keep // n_bins, keep % n_bins
-    low, high = wilson_interval(w[keep], n[keep], z)
-
-    def upper(b: np.ndarray) -> pd.Series:
-        return pd.Series(highs[b], dtype="Int64").where(b != last)
-
-    return pd.DataFrame({
-        "own_min": lows[own_b], "own_max": upper(own_b),
-        "other_min": lows[other_b], "other_max": upper(other_b),
-        "own": [labels[b] for b in own_b], "other": [labels[b] for b in other_b],
-        "n": n[keep], "wins": w[keep], "p": w[keep] / n[keep], "low": low, "high": high,
-    })
-
-
-def win_probability_pivot(table: pd.DataFrame, min_count: int = 1) -> pd.DataFrame:
-    """The table of :func:`win_probability` as rows = the team's total, columns = the
-    other's, cells ``"p %"`` (empty below ``min_count`` observations)."""
-    rows = list(dict.fromkeys(table.sort_values("own_min")["own"]))
-    cols = list(dict.fromkeys(table.sort_values("other_min")["other"]))
-    grid = pd.DataFrame("", index=rows, columns=cols)
-    for r in table.itertuples(index=False):
-        if r.n >= min_count:
-            grid.loc[r.own, r.other] = f"{100 * r.p:.0f}"
-    grid.index.name = "us \\ them"
-    return grid.reset_index()
-
-
-# --- report -----------------------------------------------------------------------------
-
-OVERVIEW_CAPTION = "Overview"
-TABLE_NAME = "win_probability"
-
-
-def write_parties_report(results: str | os.PathLike[str], out: Path,
-                         meta: Mapping[str, Any], min_count: int,
-                         bin_width: int = DEFAULT_BIN_WIDTH) -> Any:
-    """The report of a parties run (called by :func:`simcoinche.report.write_report`):
-    overview, the win-probability table (``win_probability.csv``, tidy, ``bin_width``
-    wide bins), its heatmap (``win_probability.png``) and ``report.md`` with the table
-    as a grid of twice-wider bins."""
-    from simcoinche.plots import plot_win_probability
-    from simcoinche.report import Report, _metadata_lines, _pivot_markdown, markdown_table
-
-    src = os.fspath(results)
-    _is_parties(meta, src)
-    t = read_table(results, ["winner", "n_donnes"])
-    winner = t["winner"].to_numpy().astype(np.int64)
-    lengths = t["n_donnes"].to_numpy().astype(np.int64)
-    n = len(winner)
-    finished = lengths[winner >= 0]
-    overview = pd.DataFrame({"quantity": [
-        "parties", "donnes", "won by team 0 (seats 0, 2)", "won by team 1 (seats 1, 3)",
-        "unfinished at max_donnes", "donnes per finished partie: mean",
-        "donnes per finished partie: median, 99th percentile, max",
-    ], "value": [
-        f"{n:,}", f"{int(lengths.sum()):,}", f"{100 * (winner == 0).mean():.1f} %",
-        f"{100 * (winner == 1).mean():.1f} %", f"{int((winner < 0).sum()):,}",
-        f"{finished.mean():.2f}" if len(finished) else "",
-        (f"{np.median(finished):.0f}, {np.percentile(finished, 99):.0f}, "
-         f"{finished.max()}") if len(finished) else "",
-    ]})
-    table = win_probability(results, bin_width=bin_width)
-    csv = out / f"{TABLE_NAME}.csv"
-    table.to_csv(csv, index=False)
-    overview_csv = out / "overview.csv"
-    overview.to_csv(overview_csv, index=False)
-    notes: list[str] = []
-    pngs = []
-    try:
-        pngs.append(plot_win_probability(table, out, min_count=min_count))
-    except InputError as exc:
-        notes.append(f"plot {TABLE_NAME}.png: not drawn ({exc})")
-    coarse = win_probability(results, bin_width=2 * bin_width)
-    md = [f"# simcoinche report: {Path(src).name}", "",
-          "Generated by `simcoinche report` from a `simcoinche parties` run.", "",
-          "## Run", "", *_metadata_lines(dict(meta), src, rows="parties"), "",
-          f"## {OVERVIEW_CAPTION}", "", markdown_table(overview), "",
-          "## Chances of winning the partie from a score", "",
-          "P(a team wins the partie | its total, the other team's total), in %, from the "
-          "score before every donne of every finished partie (both teams; a partie "
-          "counts once per team and cell). Rows: the team's total; columns: the other "
-          f"team's. Cells observed fewer than {min_count:,} times are empty. The full "
-          f"table with counts and Wilson 95 % intervals, in {bin_width}-point bins, is "
-          f"`{TABLE_NAME}.csv`.", "",
-          _pivot_markdown(win_probability_pivot(coarse, min_count)), ""]
-    for p in pngs:
-        md += ["## Heatmap", "", f"![{p.stem}]({p.name})", ""]
-    if notes:
-        md += ["## Notes", ""] + [f"- {x}" for x in notes] + [""]
-    md_path = out / "report.md"
-    md_path.write_text("\n".join(md), encoding="utf-8")
-    return Report(out, md_path, {"overview": overview_csv, TABLE_NAME: csv}, pngs, notes)

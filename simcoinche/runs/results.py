@@ -5,7 +5,7 @@ and a one-line description per column (:func:`schema_markdown` renders the READM
 The run's metadata is stored as JSON under the ``simcoinche`` key of the Parquet
 key-value metadata (:func:`read_metadata`).
 
-A run of the distributed engine (:mod:`simcoinche.distributed`) is a **dataset directory**:
+A run of the distributed engine (:mod:`simcoinche.runs.distributed`) is a **dataset directory**:
 ``part-000000.parquet``, ``part-000001.parquet``, … (one per task, contiguous donne
 ranges in task order) and ``manifest.json`` (the run's fingerprint and metadata, the task
 list, and per completed part its row count and sha256). :func:`read_results` and
@@ -28,8 +28,8 @@ import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
 from simcoinche._kernels import donne as D
-from simcoinche.cards import CONTRACT_KIND_NAMES
-from simcoinche.errors import InputError
+from simcoinche.rules.cards import CONTRACT_KIND_NAMES
+from simcoinche.rules.errors import InputError
 
 METADATA_KEY = b"simcoinche"
 MANIFEST_NAME = "manifest.json"
@@ -92,7 +92,7 @@ COLUMNS: tuple[Column, ...] = (
     _c("marks_t1", pa.int16(), D.O_MARKS + 1, "marks of team 1 for the donne (rounded)"),
     *(_dd(k) for k in range(6)),
     _c("auction", pa.binary(), -1,
-       "with --record-play: the auction action codes in order (simcoinche.actions)", True),
+       "with --record-play: the auction action codes in order (simcoinche.rules.actions)", True),
     _c("play", pa.binary(32), -1,
        "with --record-play: the 32 cards (0..31) in play order; all 255 if passed out", True),
 )
@@ -212,7 +212,7 @@ def load_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
     Parameters
     ----------
     directory : path-like
-        A dataset directory written by :mod:`simcoinche.distributed`.
+        A dataset directory written by :mod:`simcoinche.runs.distributed`.
 
     Returns
     -------
@@ -276,11 +276,11 @@ def tidy(df: pd.DataFrame) -> pd.DataFrame:
 
 def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
                  dd: bool = False) -> pd.DataFrame:
-    """Read a results file written by :func:`simcoinche.simulation.simulate`, or a dataset
+    """Read a results file written by :func:`simcoinche.runs.simulation.simulate`, or a dataset
     directory written by ``simcoinche simulate --engine dask``, as one table.
 
-    A run of ``simcoinche parties`` (:mod:`simcoinche.partie`) reads the same way: one
-    row per partie, in partie order (columns :data:`simcoinche.partie.PARTIE_COLUMNS`).
+    A run of ``simcoinche parties`` (:mod:`simcoinche.runs.partie`) reads the same way: one
+    row per partie, in partie order (columns :data:`simcoinche.runs.partie.PARTIE_COLUMNS`).
 
     Parameters
     ----------
@@ -291,7 +291,7 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         columns for a parties run). Only these columns are read from disk.
     dd : bool
         Add the double-dummy view of each played contract of a ``simulate --dd`` run
-        (:func:`simcoinche.dd_columns.dd_view`, with the run's profile):
+        (:func:`simcoinche.runs.dd_columns.dd_view`, with the run's profile):
         ``dd_points_takers`` (the takers' DD card points for the contract's kind),
         ``dd_made`` (made under DD play by the profile's success test) and
         ``dd_points_lost`` (DD card points minus the card points the takers made).
@@ -308,7 +308,7 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         ``dd`` on a run written without ``--dd``.
     """
     if dd:
-        from simcoinche.dd_columns import VIEW_COLUMNS, dd_columns, dd_view
+        from simcoinche.runs.dd_columns import VIEW_COLUMNS, dd_columns, dd_view
 
         meta = read_metadata(path)
         if not meta.get("dd"):
@@ -349,8 +349,8 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                     raise InputError(f"column {name!r} is not in {os.fspath(path)!r} "
                                      "(written without --dd)")
                 raise InputError(f"unknown column {name!r} in {os.fspath(path)!r}; see "
-                                 "simcoinche.results.COLUMNS (donnes) or "
-                                 "simcoinche.partie.PARTIE_COLUMNS (parties)")
+                                 "simcoinche.runs.results.COLUMNS (donnes) or "
+                                 "simcoinche.runs.partie.PARTIE_COLUMNS (parties)")
         if Path(path).is_dir():
             table = pads.dataset(files, format="parquet").to_table(columns=columns)
         else:

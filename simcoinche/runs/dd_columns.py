@@ -16,7 +16,7 @@ Three uses:
   values depend only on the deal and the kind — never on the auction or the play — and
   are exact, so they do not depend on the thread count either.
 - The DD view of a run (:func:`dd_view`, used by ``read_results(..., dd=True)``,
-  :func:`simcoinche.stats.dd_success_rates` and the report): per played contract, the
+  :func:`simcoinche.analysis.stats.dd_success_rates` and the report): per played contract, the
   takers' DD card points, whether the contract is made under DD (the profile's own test,
   :func:`simcoinche._kernels.scoring.score_donne`, through
   :func:`simcoinche._kernels.dd_batch.dd_outcomes`) and the card points the takers' play
@@ -34,9 +34,9 @@ import numba
 import numpy as np
 import pandas as pd
 
-from simcoinche.cards import CONTRACT_KIND_NAMES
-from simcoinche.errors import InputError
-from simcoinche.profiles import Profile, get_profile
+from simcoinche.rules.cards import CONTRACT_KIND_NAMES
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
 
 #: Solves per thread in one kernel call: about a few seconds of work, so that the
 #: progress bar moves and Ctrl-C (handled between calls) is answered promptly.

@@ -13,7 +13,7 @@ import numpy as np
 
 from simcoinche._kernels import layout as L
 from simcoinche._kernels.tables import PLAIN_POINTS, TRUMP_POINTS
-from simcoinche.errors import InputError
+from simcoinche.rules.errors import InputError
 
 #                    7  8    9    T    J    Q    K    A
 _FEDERAL_CARRES = (0, 0, 150, 100, 200, 100, 100, 100)

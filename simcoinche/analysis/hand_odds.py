@@ -20,7 +20,7 @@
    playing a deal at every level gives the same tricks and points.
 
 ``play="dd"`` (``odds --play dd``) replaces step 2: each deal is solved double-dummy for
-each contract kind (:mod:`simcoinche.dd_columns`), and step 3 reads every level off the
+each contract kind (:mod:`simcoinche.runs.dd_columns`), and step 3 reads every level off the
 DD value with the same success test.
 
 Defaults: the hand is seat 0 and the dealer is the seat before it (``(seat + 3) % 4``),
@@ -51,7 +51,9 @@ from simcoinche._kernels.sampler import (
     completion_table,
     sample_deals,
 )
-from simcoinche.cards import (
+from simcoinche.analysis.conditioned import MAX_DRAWS, ObservedAuction, draw_kept, parse_auction
+from simcoinche.analysis.stats import wilson_interval
+from simcoinche.rules.cards import (
     CONTRACT_KIND_NAMES,
     SUIT_NAMES,
     SUITS,
@@ -59,14 +61,13 @@ from simcoinche.cards import (
     format_mask,
     parse_card,
     parse_hand,
+    parse_seat,
     parse_suit,
     popcount,
 )
-from simcoinche.compiling import ODDS_COMPILE_S, prepare_kernels
-from simcoinche.conditioned import MAX_DRAWS, ObservedAuction, draw_kept, parse_auction
-from simcoinche.errors import InputError
-from simcoinche.profiles import Profile, get_profile
-from simcoinche.stats import wilson_interval
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.runs.compiling import ODDS_COMPILE_S, prepare_kernels
 
 DEFAULT_SAMPLES = 10_000   # ±1 % at 95 % for p = 0.5: 1.96² · 0.25 / 0.01² ≈ 9,604
 #: Default sample of ``--play dd`` (each deal solved per kind: ±2.2 points at p = 0.5).
@@ -80,27 +81,13 @@ PLAYS = ("players", "dd")
 # --------------------------------------------------------------------------------------
 
 
-def _seat(value: Any, what: str) -> int:
-    """Parse a seat number 0..3."""
-    if isinstance(value, bool):
-        raise InputError(f"{what} must be a seat 0..3, got {value!r}")
-    if isinstance(value, str):
-        text = value.strip()
-        if text not in ("0", "1", "2", "3"):
-            raise InputError(f"{what} must be a seat 0..3, got {value!r}")
-        return int(text)
-    if isinstance(value, (int, np.integer)) and 0 <= int(value) <= 3:
-        return int(value)
-    raise InputError(f"{what} must be a seat 0..3, got {value!r}")
-
-
 def _split_spec(spec: str, option: str) -> tuple[int, str]:
     """``"SEAT:REST"`` → (seat, rest)."""
     if not isinstance(spec, str) or ":" not in spec:
         raise InputError(f"{option} {spec!r}: expected SEAT:VALUE, e.g. {option} 1:"
                          + ("AS,KS" if option == "--give" else "H"))
     seat_text, rest = spec.split(":", 1)
-    return _seat(seat_text, f"{option} {spec!r}: seat"), rest
+    return parse_seat(seat_text, f"{option} {spec!r}: seat"), rest
 
 
 def _pairs(items: Mapping[Any, Any] | Iterable[Any] | None, option: str
@@ -112,13 +99,13 @@ def _pairs(items: Mapping[Any, Any] | Iterable[Any] | None, option: str
     if isinstance(items, str):
         items = [items]
     if isinstance(items, Mapping):
-        return [(_seat(k, f"{option} seat"), v) for k, v in items.items()]
+        return [(parse_seat(k, f"{option} seat"), v) for k, v in items.items()]
     out = []
     for it in items:
         if isinstance(it, str):
             out.append(_split_spec(it, option))
         elif isinstance(it, Sequence) and len(it) == 2:
-            out.append((_seat(it[0], f"{option} seat"), it[1]))
+            out.append((parse_seat(it[0], f"{option} seat"), it[1]))
         else:
             raise InputError(f"{option} {it!r}: expected SEAT:VALUE")
     return out
@@ -209,7 +196,7 @@ def deals(hand: str | Iterable[str] | int, seat: int = 0,
         hand, a void contradicting a known card, more than 8 cards for a seat, or no
         consistent deal at all.
     """
-    seat = _seat(seat, "seat")
+    seat = parse_seat(seat, "seat")
     if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
         if not 0 <= int(hand) < (1 << 32):
             raise InputError(f"hand bitboard {hand!r} out of range")
@@ -578,7 +565,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     players : str or pair of str
         Player kinds (team 0, team 1; default heuristic for both).
     params : pair of mappings, optional
-        Parameter overrides per team (:mod:`simcoinche.players`).
+        Parameter overrides per team (:mod:`simcoinche.players.registry`).
     threads : int, optional
         Worker threads (default all); results do not depend on it.
     progress : bool, optional
@@ -587,7 +574,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         The auction so far (``"pass 80H 90S"``, tokens as in ``simcoinche score``); the
         hand's seat must be the next speaker. Deals are then kept only when the model
         bidders (``players``, ``params``) at the other seats would have made exactly
-        these actions (:mod:`simcoinche.conditioned`); ``""`` keeps every deal (the
+        these actions (:mod:`simcoinche.analysis.conditioned`); ``""`` keeps every deal (the
         same deals and result as no auction).
     max_draws : int
         With an auction: the most deals drawn to keep ``samples`` of them; beyond it
@@ -615,7 +602,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         play_contracts,
     )
     from simcoinche._kernels.sampler import made_at_levels
-    from simcoinche.simulation import (
+    from simcoinche.runs.simulation import (
         check_seed,
         check_threads,
         positive_int,
@@ -631,7 +618,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         observed = parse_auction(auction, prof, seat, dealer)
         seat, dealer = observed.seat, observed.dealer
     d = deals(hand, 0 if seat is None else seat, give, void)
-    dealer = (d.seat + 3) % 4 if dealer is None else _seat(dealer, "dealer")
+    dealer = (d.seat + 3) % 4 if dealer is None else parse_seat(dealer, "dealer")
     kinds = _parse_kinds(trump, prof)
     samples = positive_int(samples, "samples")
     seed = check_seed(seed)
@@ -673,7 +660,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     if play == "dd":
         from simcoinche._kernels.dd import solve_many
         from simcoinche._kernels.dd_batch import dd_outcomes
-        from simcoinche.dd_columns import dd_levels
+        from simcoinche.runs.dd_columns import dd_levels
 
         kernels = [sample_deals, solve_many, dd_outcomes]
     else:

@@ -4,7 +4,7 @@ A player kind has a registry code (used by the kernels, :mod:`simcoinche._kernel
 and a ``float64`` parameter array whose entries are named here. Every team of a run gets
 one kind and one parameter array; analyses and tuning vary the parameters by name::
 
-    from simcoinche.players import param_array
+    from simcoinche.players.registry import param_array
     p = param_array("heuristic", {"open_min": 85.0})
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 from simcoinche._kernels import heuristic as H
 from simcoinche._kernels import players as K
 from simcoinche._kernels.pimc import PM_WORLDS
-from simcoinche.errors import InputError
+from simcoinche.rules.errors import InputError
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@
 80 hearts, the opponents said 90 spades: what should I say?":
 
 1. **Deals.** The unseen cards are drawn as for ``odds --auction``
-   (:mod:`simcoinche.conditioned`): uniform among the deals consistent with the hand and
+   (:mod:`simcoinche.analysis.conditioned`): uniform among the deals consistent with the hand and
    the ``give``/``void`` constraints, kept only when the model bidders at the other seats
    would have made the observed actions.
 2. **Actions.** Every legal action of the player now: pass, each bid from the lowest
@@ -46,18 +46,18 @@ from typing import Any
 import numba
 import numpy as np
 
-from simcoinche.actions import COINCHE, PASS, SURCOINCHE, bid_code, format_action
-from simcoinche.cards import format_mask
-from simcoinche.conditioned import (
+from simcoinche.analysis.conditioned import (
     MAX_DRAWS,
     KeptDeals,
     ObservedAuction,
     draw_kept,
     parse_auction,
 )
-from simcoinche.errors import InputError
-from simcoinche.hand_odds import Deals, check_level, deals
-from simcoinche.profiles import Profile, get_profile
+from simcoinche.analysis.hand_odds import Deals, check_level, deals
+from simcoinche.rules.actions import COINCHE, PASS, SURCOINCHE, bid_code, format_action
+from simcoinche.rules.cards import format_mask
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
 
 DEFAULT_SAMPLES = 10_000
 Z95 = 1.959963984540054
@@ -80,7 +80,7 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
     (:func:`simcoinche._kernels.batch.play_contracts`).
     """
     from simcoinche._kernels.batch import PC_LEN, play_contracts
-    from simcoinche.simulation import think_arg
+    from simcoinche.runs.simulation import think_arg
 
     m = hands.shape[0]
     pc = np.empty((PC_LEN, m), dtype=np.int32)
@@ -196,7 +196,7 @@ class AdviceResult:
 
     def action(self, token: str) -> ActionValue:
         """The value of one action, by its token (``"100H"``, ``"pass"``)."""
-        from simcoinche.actions import parse_action
+        from simcoinche.rules.actions import parse_action
 
         code = parse_action(token, self.profile)
         for a in self.actions:
@@ -345,7 +345,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
         Deals kept (every action is evaluated on all of them).
     seed : int
     give, void : optional
-        Constraints on the unseen cards (:func:`simcoinche.hand_odds.deals`).
+        Constraints on the unseen cards (:func:`simcoinche.analysis.hand_odds.deals`).
     profile : str or Profile
     players : str or pair of str
         Model players per team: they explain the auction, continue it and play the cards.
@@ -374,7 +374,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     """
     from simcoinche._kernels.auction_filter import C_TAKER
     from simcoinche._kernels.rng import seed_key
-    from simcoinche.simulation import check_seed, check_threads, positive_int, team_players
+    from simcoinche.runs.simulation import check_seed, check_threads, positive_int, team_players
 
     prof = get_profile(profile)
     observed = parse_auction(auction, prof, seat, dealer)

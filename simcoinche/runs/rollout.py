@@ -1,4 +1,4 @@
-"""Random legal playouts from one dealt position: ``simcoinche.rollout``.
+"""Random legal playouts from one dealt position: ``simcoinche.runs.rollout``.
 
 The like-for-like counterpart of colver's ``Env.rollout(n)`` and the playout engine of
 Monte Carlo players: the contract is set, nobody bids, the cards still in the four hands
@@ -16,9 +16,9 @@ import numpy as np
 
 from simcoinche._kernels.rng import seed_key
 from simcoinche._kernels.rollout import rollout_batch
-from simcoinche.cards import CONTRACT_KIND_NAMES, format_mask, parse_card, popcount
-from simcoinche.errors import InputError
-from simcoinche.profiles import Profile, get_profile
+from simcoinche.rules.cards import CONTRACT_KIND_NAMES, format_mask, parse_card, popcount
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
 
 _NO_RECORD = np.zeros((0, 32), dtype=np.uint8)
 
@@ -116,7 +116,7 @@ def rollout(hands: Sequence[Any], dealer: int, kind: int | str, n: int, seed: in
         Bad hands (not 4, unknown or repeated card, unequal sizes), dealer, kind, n, seed
         or threads.
     """
-    from simcoinche.simulation import check_seed, check_threads, positive_int
+    from simcoinche.runs.simulation import check_seed, check_threads, positive_int
 
     prof = get_profile(profile)
     hs = check_hands(hands)

@@ -1,10 +1,10 @@
 """Deals conditioned on an auction: what the other players bid says about their cards.
 
-``odds(hand, auction="80H 90S")`` and :func:`simcoinche.advisor.advise` draw the unseen
-cards in two steps:
+``odds(hand, auction="80H 90S")`` and :func:`simcoinche.analysis.advisor.advise` draw
+the unseen cards in two steps:
 
-1. exactly as :func:`simcoinche.hand_odds.deals` does (uniform among the deals consistent with
-   the hand, ``give`` and ``void``; deal ``i`` of a seed is always the same);
+1. exactly as :func:`simcoinche.analysis.hand_odds.deals` does (uniform among the deals
+   consistent with the hand, ``give`` and ``void``; deal ``i`` of a seed is always the same);
 2. keep deal ``i`` only if the model bidders (``players``, with their parameters) seated
    at the other seats would have made exactly the observed actions — the player's own
    past actions are given, not modelled (rejection sampling,
@@ -15,7 +15,7 @@ the player knows: their effective sample size is their number. The kept deals ar
 first ``n`` accepted in index order, so they depend only on the seed, never on the thread
 count or the chunking. The acceptance rate (kept / drawn) says how informative, or how
 unlikely under the model, the auction is; when it is too low to reach ``n`` deals within
-``max_draws`` draws the draw stops with a one-line :class:`~simcoinche.errors.InputError`
+``max_draws`` draws the draw stops with a one-line :class:`~simcoinche.rules.errors.InputError`
 suggesting fewer samples.
 
 The auction uses ``simcoinche score``'s tokens (``pass``, ``80H``, ``90SA``, ``capotS``,
@@ -32,9 +32,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcoinche.actions import format_action, parse_actions
-from simcoinche.errors import InputError
-from simcoinche.profiles import Profile, get_profile
+from simcoinche.rules.actions import format_action, parse_actions
+from simcoinche.rules.cards import parse_seat
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
 
 #: Default limit on the deals drawn to reach the requested number of kept deals.
 MAX_DRAWS = 50_000_000
@@ -54,7 +55,7 @@ class ObservedAuction:
     seat : int
         The player: the seat to speak next.
     codes : tuple of int
-        Action codes in order (:mod:`simcoinche.actions`).
+        Action codes in order (:mod:`simcoinche.rules.actions`).
     profile : str
         Profile name (the token spelling and legality depend on it).
     """
@@ -80,8 +81,8 @@ class ObservedAuction:
         return ", ".join(f"{t} (seat {self.speaker(k)})" for k, t in enumerate(self.tokens))
 
     def state(self):
-        """The reference engine's :class:`~simcoinche.reference.Auction` after the actions."""
-        from simcoinche.reference import Auction
+        """The reference engine's :class:`~simcoinche.rules.reference.Auction` after the actions."""
+        from simcoinche.rules.reference import Auction
 
         auc = Auction(self.dealer, self.profile)
         for c in self.codes:
@@ -124,17 +125,16 @@ def parse_auction(auction: str | Iterable[str], profile: str | Profile | None = 
         An unknown token, an illegal action (naming it, its seat and why), an auction
         that is already over, or a seat that is not the next speaker.
     """
-    from simcoinche.hand_odds import _seat
-    from simcoinche.reference import Auction, IllegalAction
+    from simcoinche.rules.reference import Auction, IllegalAction
 
     prof = get_profile(profile)
     tokens = _tokens(auction)
     codes = parse_actions(tokens, prof, "auction action {n}")
     n = len(codes)
     if seat is not None:
-        seat = _seat(seat, "seat")
+        seat = parse_seat(seat, "seat")
     if dealer is not None:
-        dealer = _seat(dealer, "dealer")
+        dealer = parse_seat(dealer, "dealer")
     if seat is None and dealer is None:
         seat = 0
     if dealer is None:
@@ -208,7 +208,7 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
 
     Parameters
     ----------
-    d : simcoinche.hand_odds.Deals
+    d : simcoinche.analysis.hand_odds.Deals
         The constraints and the exact sampler.
     auction : ObservedAuction
     n : int
@@ -231,7 +231,7 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
     """
     from simcoinche._kernels.auction_filter import filter_deals
     from simcoinche._kernels.rng import seed_key
-    from simcoinche.simulation import positive_int
+    from simcoinche.runs.simulation import positive_int
 
     max_draws = positive_int(max_draws, "max_draws")
     if modelled is None:

@@ -3,7 +3,7 @@
 ``simulate_dask(n, seed, …, out=DIR)`` splits the donnes ``0 .. n-1`` into tasks of
 ``task_size`` contiguous indexes. The counter-based generator makes each task independent:
 donne ``i`` is the same whatever the task, worker, thread count or chunk size, so the
-dataset equals a single-process run (:func:`simcoinche.simulation.simulate`) row for row.
+dataset equals a single-process run (:func:`simcoinche.runs.simulation.simulate`) row for row.
 
 Dataset directory ``DIR``:
 
@@ -35,6 +35,7 @@ its Arrow table at a time, so worker memory does not grow with the task size.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -56,10 +57,10 @@ import pyarrow.parquet as pq
 
 from simcoinche._kernels import kernel_source_digest
 from simcoinche._kernels.rng import seed_key
-from simcoinche.errors import InputError, RunError
-from simcoinche.profiles import Profile
-from simcoinche.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest
-from simcoinche.simulation import (
+from simcoinche.rules.errors import InputError, RunError
+from simcoinche.rules.profiles import Profile
+from simcoinche.runs.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest
+from simcoinche.runs.simulation import (
     RunSummary,
     _plan,
     positive_int,
@@ -146,10 +147,18 @@ class DatasetFields:
         return super().text() + "\n" + line  # type: ignore[misc]
 
 
-@dataclass
-class DatasetSummary(DatasetFields, RunSummary):
-    """What a distributed run did: the :class:`RunSummary` of all its donnes (statistics
-    from every part, including parts kept from an earlier attempt) plus the cluster."""
+@functools.cache
+def dataset_summary_type(summary_type: type, unit: str) -> type:
+    """The summary of a Dask run whose rows a ``summary_type`` sums up (statistics from
+    every part, including parts kept from an earlier attempt), plus the cluster's fields
+    (:class:`DatasetFields`); ``unit`` names the rows."""
+    return dataclass(type(f"Dataset{summary_type.__name__}", (DatasetFields, summary_type),
+                          {"unit": unit, "__doc__": dataset_summary_type.__doc__}))
+
+
+#: What a distributed ``simulate`` did: the :class:`RunSummary` of all its donnes plus the
+#: cluster.
+DatasetSummary = dataset_summary_type(RunSummary, "donnes")
 
 
 # --- fingerprint and manifest -----------------------------------------------------------
@@ -261,7 +270,7 @@ def run_task(plan: Any, key: int, index: int, start: int, rows: int, directory: 
 
     Parameters
     ----------
-    plan : simcoinche.simulation._Plan or simcoinche.partie._PartiesPlan
+    plan : simcoinche.runs.simulation._Plan or simcoinche.runs.partie._PartiesPlan
         The validated run (profile, players, parameters, dealer, record_play, chunk);
         it gives the buffers (``plan.buffers``) and the summary type of its rows.
     key : int
@@ -567,14 +576,14 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
                   dd: bool = False) -> DatasetSummary:
     """Simulate ``n`` donnes on a Dask cluster into a dataset directory (resumable).
 
-    The rows are those of :func:`simcoinche.simulation.simulate` with the same ``n``,
+    The rows are those of :func:`simcoinche.runs.simulation.simulate` with the same ``n``,
     ``seed``, ``profile``, ``players``, ``record_play``, ``dealer`` and ``params``, in the
     same order (read them with :func:`simcoinche.read_results` on the directory).
 
     Parameters
     ----------
     n, seed, profile, players, record_play, dealer, params, dd
-        As :func:`simcoinche.simulation.simulate` (``dd`` is part of the fingerprint).
+        As :func:`simcoinche.runs.simulation.simulate` (``dd`` is part of the fingerprint).
     out : path-like, optional
         Dataset directory (default :func:`default_dataset`). Rerunning into a directory
         that holds this run's manifest resumes it: complete parts are verified and kept.
@@ -628,8 +637,8 @@ def run_dask(plan: Any, out: str | os.PathLike[str] | None, default_out: Path, *
              t0: float) -> Any:
     """Run a validated plan on a Dask cluster into a dataset directory (``out``, else
     ``default_out``): the engine of :func:`simulate_dask` and of
-    :func:`simcoinche.partie.parties` with ``engine="dask"``. ``plan`` gives the rows
-    of a task (``buffers``, ``summary_type``, ``dataset_summary_type``, ``unit``,
+    :func:`simcoinche.runs.partie.parties` with ``engine="dask"``. ``plan`` gives the rows
+    of a task (``buffers``, ``summary_type``, ``unit``,
     ``metadata``); the other arguments are those of :func:`simulate_dask`."""
     if threads is not None:
         threads = positive_int(threads, "threads")
@@ -688,10 +697,11 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
     todo = [t for t in range(len(tasks)) if str(t) not in parts]
     reused = len(tasks) - len(todo)
     nthreads = c.nthreads()
-    summary = plan.dataset_summary_type(plan.n, 0.0, sum(nthreads.values()), plan.players,
-                                        plan.profile.name, plan.seed, str(folder.path),
-                                        workers=len(nthreads), parts=len(tasks),
-                                        parts_reused=reused, scheduler=name)
+    summary_type = dataset_summary_type(plan.summary_type, plan.unit)
+    summary = summary_type(plan.n, 0.0, sum(nthreads.values()), plan.players,
+                           plan.profile.name, plan.seed, str(folder.path),
+                           workers=len(nthreads), parts=len(tasks),
+                           parts_reused=reused, scheduler=name)
     key = int(seed_key(np.uint64(plan.seed)))
     kernels = fingerprint["kernels"]
     window = 4 * max(1, summary.threads) + 4  # tasks in flight on the scheduler

@@ -25,7 +25,6 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-import simcoinche
 from simcoinche._kernels.batch import run_batch
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
@@ -41,11 +40,12 @@ from simcoinche._kernels.donne import (
 from simcoinche._kernels.pimc import PIMC_TT_LOG2
 from simcoinche._kernels.players import PLAYER_PIMC
 from simcoinche._kernels.rng import seed_key
-from simcoinche.compiling import SIMULATE_COMPILE_S, prepare_kernels
-from simcoinche.errors import InputError
-from simcoinche.players import PlayerKind, param_array, params_dict, parse_team_specs
-from simcoinche.profiles import Profile, get_profile
-from simcoinche.results import chunk_table, schema, tidy
+from simcoinche._version import RULES_VERSION, __version__
+from simcoinche.players.registry import PlayerKind, param_array, params_dict, parse_team_specs
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.runs.compiling import SIMULATE_COMPILE_S, prepare_kernels
+from simcoinche.runs.results import chunk_table, schema, tidy
 
 DEFAULT_CHUNK = 1 << 18
 #: Blocks of donnes (``batch.BLOCK`` each, one with PIMC players) a kernel thread takes at
@@ -265,8 +265,8 @@ class _RunPlan:
             "players": list(self.players),
             "params": [params_dict(self.players[t], self.params[t]) for t in range(2)],
             "param_arrays": [self.params[t].tolist() for t in range(2)],
-            "version": simcoinche.__version__,
-            "rules_version": simcoinche.RULES_VERSION,
+            "version": __version__,
+            "rules_version": RULES_VERSION,
             "generator": GENERATOR,
             "chunk_size": self.chunk,
         }
@@ -298,13 +298,6 @@ class _Plan(_RunPlan):
     #: What one row is (progress bars, messages); the summary type of a run.
     unit: ClassVar[str] = "donnes"
     summary_type: ClassVar[type] = RunSummary
-
-    @property
-    def dataset_summary_type(self) -> type:
-        """Summary of a Dask run of this plan (:mod:`simcoinche.distributed`)."""
-        from simcoinche.distributed import DatasetSummary
-
-        return DatasetSummary
 
     @property
     def dd_kinds(self) -> tuple[int, ...]:
@@ -385,7 +378,7 @@ class _Buffers:
         run_donnes(key, start, k, plan.dealer, plan.codes, plan.params, plan.profile.packed,
                    plan.record, out, self.auc, self.auc_len, self.play, plan.think)
         if plan.dd:
-            from simcoinche.dd_columns import solve_kinds
+            from simcoinche.runs.dd_columns import solve_kinds
 
             # The DD values depend only on the deal and the kind: solved after the donnes.
             hands = np.ascontiguousarray(out[O_HAND:O_HAND + 4].T).view(np.uint32)
@@ -447,12 +440,12 @@ def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
     dealer : int, optional
         Fixed dealer seat; by default the dealer of donne ``i`` is ``i mod 4``.
     params : pair of mappings, optional
-        Parameter overrides per team, by name (:mod:`simcoinche.players`).
+        Parameter overrides per team, by name (:mod:`simcoinche.players.registry`).
     progress : bool, optional
         Progress bar on stderr (default: when stderr is a terminal).
     dd : bool
         Add team 0's double-dummy card points of each deal for every contract kind of the
-        profile (``dd_S`` … ``dd_TA``, :mod:`simcoinche.dd_columns`). Slow: each deal is
+        profile (``dd_S`` … ``dd_TA``, :mod:`simcoinche.runs.dd_columns`). Slow: each deal is
         solved once per kind (tens to hundreds of milliseconds a solve).
 
     Returns
@@ -542,7 +535,7 @@ def _write(plan: Any, key: np.uint64, path: Path, sch: pa.Schema, summary: Any,
     ``plan`` is a :class:`_Plan` or any plan with ``n``, ``chunk``, ``unit`` and
     ``buffers(size)`` (buffers with ``run``, ``stats`` and ``table``, as :class:`_Buffers`;
     ``run(plan, key, start, k, progress)`` calls ``progress(rows)`` as its rows complete),
-    ``summary`` its summary (``add_chunk``): :mod:`simcoinche.partie` writes through it.
+    ``summary`` its summary (``add_chunk``): :mod:`simcoinche.runs.partie` writes through it.
     """
     partial = path.with_name(path.name + ".partial")
     try:

@@ -15,9 +15,21 @@ it), and each profile's own values (stephanoise ``82S``, ``85SA``, ``95H``…).
 
 from __future__ import annotations
 
-from simcoinche.cards import CONTRACT_KIND_NAMES
-from simcoinche.errors import InputError
-from simcoinche.profiles import Profile, get_profile
+from simcoinche._kernels.auction import (
+    R_ALREADY_COINCHED,
+    R_ALREADY_SURCOINCHED,
+    R_AUCTION_OVER,
+    R_BID_AFTER_COINCHE,
+    R_BID_NOT_HIGHER,
+    R_COINCHE_NO_BID,
+    R_COINCHE_OWN_TEAM,
+    R_NOT_IN_PROFILE,
+    R_SURCOINCHE_NO_COINCHE,
+    R_SURCOINCHE_NOT_TAKERS,
+)
+from simcoinche.rules.cards import CONTRACT_KIND_NAMES
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
 
 PASS = 0
 COINCHE = 1
@@ -137,21 +149,8 @@ def format_action(code: int, profile: Profile | str) -> str:
     return f"generale{name}"
 
 
-# Why an auction action is illegal: codes returned by the auction kernel and raised by
-# the reference engine; the text is what `simcoinche score` prints ({current} = the
-# current highest bid's token).
-R_OK = 0
-R_AUCTION_OVER = 1
-R_BID_NOT_HIGHER = 2
-R_BID_AFTER_COINCHE = 3
-R_COINCHE_NO_BID = 4
-R_COINCHE_OWN_TEAM = 5
-R_ALREADY_COINCHED = 6
-R_SURCOINCHE_NO_COINCHE = 7
-R_SURCOINCHE_NOT_TAKERS = 8
-R_ALREADY_SURCOINCHED = 9
-R_NOT_IN_PROFILE = 10
-
+# Why an auction action is illegal: the codes are the auction kernel's (R_*), the text is
+# what `simcoinche score` prints ({current} = the current highest bid's token).
 AUCTION_REASONS: dict[int, str] = {
     R_AUCTION_OVER: "the auction is over",
     R_BID_NOT_HIGHER: "bid must be above {current}",

@@ -40,7 +40,6 @@ Statistics (all in marks, the rounded score of a donne):
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -48,7 +47,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-import simcoinche
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
@@ -63,22 +61,16 @@ from simcoinche._kernels.donne import (
     O_TRICKS,
     O_TRUMP,
 )
-from simcoinche.errors import InputError
-from simcoinche.peers import is_peer
-from simcoinche.players import params_dict, parse_player_spec, spec_name
-from simcoinche.profiles import Profile
-from simcoinche.results import COLUMNS, chunk_table, schema
-from simcoinche.simulation import (
+from simcoinche._version import RULES_VERSION, __version__
+from simcoinche.players.registry import params_dict
+from simcoinche.players.table import Timing
+from simcoinche.runs.results import COLUMNS, chunk_table, schema
+from simcoinche.runs.simulation import (
     GENERATOR,
     RunInfo,
-    _check_out,
-    _run,
-    _run_plan,
     _RunPlan,
-    positive_int,
     run_donnes,
 )
-from simcoinche.table import Timing
 
 DEFAULT_CHUNK = 1 << 16
 #: Deals per chunk with double-dummy solving (about 10-20 ms per solve): the progress bar
@@ -430,8 +422,8 @@ class _MatchPlan(_RunPlan):
             "difference": DIFFERENCE,
             "dd": self.dd,
             "dealer": "rotating",
-            "version": simcoinche.__version__,
-            "rules_version": simcoinche.RULES_VERSION,
+            "version": __version__,
+            "rules_version": RULES_VERSION,
             "generator": GENERATOR,
             "chunk_size": self.chunk,
         }
@@ -506,87 +498,3 @@ class _MatchBuffers:
 
 
 # --- facade -----------------------------------------------------------------------------
-
-
-def match(a: str, b: str, deals: int, seed: int = 0,
-          profile: str | Profile | None = "federal", *, threads: int | None = None,
-          dd: bool = False, out: str | os.PathLike[str] | None = None,
-          overwrite: bool = False, chunk_size: int | None = None,
-          progress: bool | None = None) -> MatchResult:
-    """Duplicate match of player ``a`` against player ``b`` over ``deals`` deals.
-
-    Parameters
-    ----------
-    a, b : str
-        Player specs ``KIND`` or ``KIND:name=value,…`` (kinds and parameter names:
-        :mod:`simcoinche.players`), e.g. ``"heuristic:open_min=90"``; or a colver bot
-        (:mod:`simcoinche.peers`: ``colver-ismcts:time=0.05``, ``colver-isdd:worlds=8``;
-        federal only, needs ``pip install 'simcoinche[peers]'``), whose tables are played
-        by the Python sequencer (:mod:`simcoinche.table`) in worker processes.
-    deals : int
-        Number of deals (> 0): donnes ``0 .. deals-1`` of the seed, each played at two
-        tables (a at seats 0/2, then at seats 1/3).
-    seed : int
-        Run seed; the deals are those of ``simcoinche.simulate`` with the same seed.
-    profile : str or Profile
-        Rule profile (``federal``).
-    threads : int, optional
-        Worker threads (default: all cores); with a colver player, worker processes.
-        Results do not depend on it (except colver-ismcts's, which stops on a clock).
-    dd : bool
-        Also solve every contract double dummy (about 10-20 ms per contract) and report
-        the card points the takers' play lost against it.
-    out : path-like, optional
-        Parquet file with two rows per deal (simulate's columns, then ``table``,
-        ``player_t0``, ``player_t1`` and with ``dd`` ``dd_takers``); ``None`` keeps the
-        rows in :attr:`MatchResult.rows` instead.
-    overwrite : bool
-        Replace an existing ``out``.
-    chunk_size : int, optional
-        Deals per kernel call and row group (default 65,536; 32 with ``dd``).
-    progress : bool, optional
-        Progress bar on stderr (default: when stderr is a terminal).
-
-    Returns
-    -------
-    MatchResult
-        Differences, their mean with a 95 % interval, won/tied/lost shares, per-player
-        statistics (:meth:`MatchResult.to_json`, :meth:`MatchResult.text`).
-
-    Raises
-    ------
-    InputError
-        For a bad spec or argument, an existing ``out`` without ``overwrite`` or an
-        unwritable path; nothing is written then.
-    """
-    deals = positive_int(deals, "deals")
-    if not isinstance(dd, bool):
-        raise InputError(f"dd must be True or False, got {dd!r}")
-    plan: _MatchPlan
-    if is_peer(a) or is_peer(b):
-        from simcoinche.peer_match import peer_plan
-
-        plan = peer_plan(a, b, deals, seed, profile, threads, chunk_size, dd)
-    else:
-        ka, oa = parse_player_spec(a)
-        kb, ob = parse_player_spec(b)
-        names = (spec_name(ka, oa), spec_name(kb, ob))
-        fields = _run_plan(deals, seed, profile, (ka, kb), threads, chunk_size, (oa, ob),
-                           DD_CHUNK if dd else DEFAULT_CHUNK)
-        fields["players"] = names
-        plan = _MatchPlan(**fields, overrides=(oa, ob), dd=dd)
-    path = None if out is None else _check_out(out, overwrite, default=False)
-    try:
-        res = _run(plan, path, progress)
-    finally:
-        close = getattr(plan, "close", None)
-        if close is not None:
-            close()
-    if isinstance(res, pd.DataFrame):
-        result = res.attrs.pop("summary")
-        result.rows = res
-    else:
-        result = res
-    result.dd = dd
-    result.finish()
-    return result

@@ -2,8 +2,8 @@
 
 This is the oracle the double-dummy kernel (:mod:`simcoinche._kernels.dd`) is tested
 against on small endings. It tries every legal card of every seat, with no pruning and
-no table, using the reference engine's own rules (:func:`~simcoinche.reference.legal_cards`,
-:func:`~simcoinche.reference.trick_winner`, :func:`~simcoinche.reference.card_points`).
+no table, using the reference engine's own rules (:func:`~simcoinche.rules.reference.legal_cards`,
+:func:`~simcoinche.rules.reference.trick_winner`, :func:`~simcoinche.rules.reference.card_points`).
 
 RULES.md, "Rulings on points the sources leave open": the double-dummy value is the card
 points a team reaches when all four hands are visible and both sides play perfectly;
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simcoinche.reference import ProfileLike, card_points, legal_cards, trick_winner
+from simcoinche.rules.reference import ProfileLike, card_points, legal_cards, trick_winner
 
 # RULES.md: "+10 for the last trick (dix de der)"; a team that wins all 8 tricks has
 # 252 = 152 + 100 instead of 10.
@@ -42,7 +42,7 @@ def dd_value(hands: Sequence[set[int]], leader: int, trick: Sequence[int], trump
         Cards already in the trick in progress, from its leader (0 to 3 cards).
     trump : int
         Contract kind 0..5.
-    profile : profile name or :class:`~simcoinche.profiles.Profile`
+    profile : profile name or :class:`~simcoinche.rules.profiles.Profile`
         Rules (legal cards, points).
     capot_open : bool
         Whether team 0 has won every completed trick (its capot is still possible).

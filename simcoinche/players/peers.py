@@ -2,7 +2,7 @@
 
 colver (PyPI, Rust; the optional extra ``peers``: ``pip install 'simcoinche[peers]'``)
 is the yardstick engine. Two of its fair bots play federal donnes inside simcoinche's
-engine, through the Python donne sequencer (:class:`simcoinche.table.Table`):
+engine, through the Python donne sequencer (:class:`simcoinche.players.table.Table`):
 
 ``colver-ismcts[:time=S]``
     colver's smart IS-MCTS (``Env.action_smart_ismcts``: belief-weighted worlds, MCTS
@@ -67,12 +67,12 @@ import numpy as np
 
 from simcoinche._kernels.auction import auction_check
 from simcoinche._kernels.play import legal_mask
-from simcoinche.actions import AUCTION_REASONS, format_action
-from simcoinche.cards import format_card
-from simcoinche.errors import InputError, RunError
-from simcoinche.players import parse_spec_params
-from simcoinche.profiles import FEDERAL, Profile, get_profile
-from simcoinche.table import IllegalPlayerAction, SeatView, Timing
+from simcoinche.players.registry import parse_spec_params
+from simcoinche.players.table import IllegalPlayerAction, SeatView, Timing
+from simcoinche.rules.actions import AUCTION_REASONS, format_action
+from simcoinche.rules.cards import format_card
+from simcoinche.rules.errors import InputError, RunError
+from simcoinche.rules.profiles import FEDERAL, Profile, get_profile
 
 INSTALL_HINT = "pip install 'simcoinche[peers]'"
 
@@ -281,7 +281,7 @@ def _isdd_spec(worlds: int) -> str:
 
 
 class ColverPlayer:
-    """A colver bot seated for one team of a :class:`~simcoinche.table.Table`.
+    """A colver bot seated for one team of a :class:`~simcoinche.players.table.Table`.
 
     Parameters
     ----------

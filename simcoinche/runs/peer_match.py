@@ -1,12 +1,12 @@
 """Duplicate matches with a colver bot: both tables played by the Python sequencer.
 
-:func:`simcoinche.duplicate.match` hands a match here when ``a`` or ``b`` is a colver
-bot (:mod:`simcoinche.peers`). Everything else is the ordinary match: the same deals
+:func:`simcoinche.runs.match.match` hands a match here when ``a`` or ``b`` is a colver
+bot (:mod:`simcoinche.players.peers`). Everything else is the ordinary match: the same deals
 (donne ``i`` of the seed, dealer ``i mod 4``), the same two tables (``a`` at seats 0/2,
 then at 1/3), the same statistics, Parquet rows and ``--dd`` values. Only the playing of
-the tables changes: a :class:`~simcoinche.table.Table` per table plays each donne
+the tables changes: a :class:`~simcoinche.players.table.Table` per table plays each donne
 exactly as the batch kernel would (the kernel player at the other team draws the same
-numbers), asking the colver seats through :class:`~simcoinche.peers.ColverPlayer`.
+numbers), asking the colver seats through :class:`~simcoinche.players.peers.ColverPlayer`.
 
 colver's calls hold the GIL, so the deals are shared among worker *processes*
 (``threads`` of them, default all cores; ``spawn`` context), in tasks of
@@ -27,8 +27,7 @@ import numpy as np
 from simcoinche._kernels.donne import N_OUT, choose_action, choose_card, declared_cards
 from simcoinche._kernels.players import PLAYER_HEURISTIC, PLAYER_RANDOM
 from simcoinche._kernels.scoring import score_donne
-from simcoinche.duplicate import DD_CHUNK, _MatchBuffers, _MatchPlan
-from simcoinche.peers import (
+from simcoinche.players.peers import (
     ColverPlayer,
     PeerSpec,
     check_profile,
@@ -36,9 +35,10 @@ from simcoinche.peers import (
     parse_peer_spec,
     require_colver,
 )
-from simcoinche.players import param_array, parse_player_spec, spec_name
-from simcoinche.simulation import _run_plan
-from simcoinche.table import Table, Timing
+from simcoinche.players.registry import param_array, parse_player_spec, spec_name
+from simcoinche.players.table import Table, Timing
+from simcoinche.runs.duplicate import DD_CHUNK, _MatchBuffers, _MatchPlan
+from simcoinche.runs.simulation import _run_plan
 
 #: Deals per chunk (one Parquet row group) of a match with a colver bot.
 PEER_CHUNK = 256

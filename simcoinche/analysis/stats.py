@@ -3,7 +3,7 @@
 Input tables follow the Parquet schema of ``docs/ARCHITECTURE.md`` (one row per donne),
 optionally with feature columns joined to them::
 
-    from simcoinche.features import hand_features
+    from simcoinche.analysis.features import hand_features
     df = df.join(hand_features(df, "taker").add_prefix("taker_"))
     success_rates(df, by=["taker_trump_len", "taker_majors"], min_count=100)
 
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from simcoinche.errors import InputError
-from simcoinche.profiles import Profile, get_profile
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
 
 #: Default bid levels of :func:`bid_curve`: the federal ladder, then capot.
 DEFAULT_LEVELS: tuple[int, ...] = (80, 90, 100, 110, 120, 130, 140, 150, 160, 250)
@@ -334,7 +334,7 @@ def dd_success_rates(
 
     A contract is made under double-dummy (DD) play when the profile's success test holds
     with the takers' DD card points (RULES.md, "Rulings on points the sources leave
-    open"); see :func:`simcoinche.dd_columns.dd_view`.
+    open"); see :func:`simcoinche.runs.dd_columns.dd_view`.
 
     Parameters
     ----------
@@ -370,7 +370,7 @@ def dd_success_rates(
     _require(df, ["taker", "made", *keys])
     d = played(df)
     if not {"dd_made", "dd_points_lost"} <= set(d.columns):
-        from simcoinche.dd_columns import dd_view
+        from simcoinche.runs.dd_columns import dd_view
 
         d = d.join(dd_view(d, profile))
     frame = d[keys].copy()

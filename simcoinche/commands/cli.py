@@ -2,8 +2,8 @@
 
 Each command lives in its own module of :mod:`simcoinche.commands`, which defines
 ``register(subparsers)``; the parser it adds sets ``func(args) -> int`` (exit status).
-User errors (:class:`~simcoinche.errors.InputError`) become one line on stderr and exit 2;
-failures of the work itself (:class:`~simcoinche.errors.RunError`) one line and exit 1.
+User errors (:class:`~simcoinche.rules.errors.InputError`) become one line on stderr and exit 2;
+failures of the work itself (:class:`~simcoinche.rules.errors.RunError`) one line and exit 1.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import importlib
 import pkgutil
 import sys
 
-from simcoinche import __version__
-from simcoinche.errors import SimcoincheError
+from simcoinche._version import __version__
+from simcoinche.rules.errors import SimcoincheError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     import simcoinche.commands as commands
 
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
+        if info.name == "cli":  # this module: the parser, not a command
+            continue
         module = importlib.import_module(f"simcoinche.commands.{info.name}")
         module.register(sub)
     return parser
