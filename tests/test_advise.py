@@ -21,9 +21,10 @@ from simcoinche._kernels.auction import (
     auction_start,
 )
 from simcoinche._kernels.auction_filter import C_COINCHE, C_KIND, C_LEVEL, C_TAKER, STREAM_CONTINUE
-from simcoinche._kernels.batch import PC_LEN, PC_MADE, PC_MARKS, play_contracts
+from simcoinche._kernels.batch import play_contracts
 from simcoinche._kernels.donne import MAX_ACTIONS
 from simcoinche._kernels.heuristic import heuristic_action
+from simcoinche._kernels.layout import PC_LEN, PC_MADE, PC_MARKS
 from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
 from simcoinche.analysis.advisor import candidate_actions, evaluate
 from simcoinche.analysis.conditioned import draw_kept, parse_auction

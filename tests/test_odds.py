@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from simcoinche._kernels.batch import (
+from simcoinche._kernels.batch import play_contracts
+from simcoinche._kernels.layout import (
     PC_ANNOUNCE,
     PC_BELOTE,
     PC_CARD_POINTS,
@@ -15,7 +16,6 @@ from simcoinche._kernels.batch import (
     PC_MADE,
     PC_TOTAL_TAKERS,
     PC_TRICKS,
-    play_contracts,
 )
 from simcoinche._kernels.rng import seed_key
 from simcoinche._kernels.sampler import made_at_levels

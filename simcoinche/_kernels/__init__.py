@@ -1,4 +1,7 @@
-"""Private numba kernels.
+"""Private numba kernels: the bottom layer of the house.
+
+May import: numba and numpy only, and nothing of simcoinche outside ``_kernels`` (the
+contracts of ``pyproject.toml``); every other layer may import them.
 
 Every kernel takes numpy arrays and scalars only, reads the rule profile from the packed
 ``int32`` array built by :meth:`simcoinche.rules.profiles.Profile.pack` (layout in

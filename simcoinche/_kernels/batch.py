@@ -31,7 +31,7 @@ coinche    int8..int64[n]            1, 2 or 4
 codes      int32[2]                  player kind per team (``PLAYER_*``)
 params     float64[2, PARAM_LEN]     parameter row per team
 prof       int32[PROFILE_LEN]        packed profile
-out        int32[PC_LEN, n]          results, one column per row (offsets below)
+out        int32[PC_LEN, n]          results, one column per row (offsets PC_* in .layout)
 think      None or int64             PIMC players' solver table (see ``run_batch``)
 =========  ========================  ==================================================
 

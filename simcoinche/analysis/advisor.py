@@ -79,7 +79,8 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
     Row ``r`` draws from the players' stream of index ``r`` of ``run_key``
     (:func:`simcoinche._kernels.batch.play_contracts`).
     """
-    from simcoinche._kernels.batch import PC_LEN, play_contracts
+    from simcoinche._kernels.batch import play_contracts
+    from simcoinche._kernels.layout import PC_LEN
     from simcoinche.runs.simulation import think_arg
 
     m = hands.shape[0]

@@ -595,12 +595,8 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     InputError
         Any bad argument or impossible constraint (one line naming the culprit).
     """
-    from simcoinche._kernels.batch import (
-        PC_LEN,
-        PC_TOTAL_TAKERS,
-        PC_TRICKS,
-        play_contracts,
-    )
+    from simcoinche._kernels.batch import play_contracts
+    from simcoinche._kernels.layout import PC_LEN, PC_TOTAL_TAKERS, PC_TRICKS
     from simcoinche._kernels.sampler import made_at_levels
     from simcoinche.runs.simulation import (
         check_seed,

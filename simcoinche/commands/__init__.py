@@ -1,7 +1,12 @@
-"""One module per command; each defines ``register(subparsers)``.
+"""The commands layer, the top of the house: one module per ``simcoinche`` command, each
+defining ``register(subparsers)``; :mod:`.cli` builds the parser and is the console
+script's entry point.
 
 Shared argument types and argument groups live here (this package module is not a
 command).
+
+May import: every layer below (:mod:`simcoinche.analysis`, :mod:`simcoinche.runs`,
+:mod:`simcoinche.players`, :mod:`simcoinche.rules`, :mod:`simcoinche._kernels`).
 """
 
 from __future__ import annotations
