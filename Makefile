@@ -4,25 +4,32 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-quick clean
+.PHONY: run test lint docs bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,plots,dask]'
+	$(BIN)/pip install --quiet -e '.[test,plots,dask,docs]'
 	touch $(STAMP)
 
 ## run: the main job — simulate one million donnes to runs/, print where and a summary
 run: $(STAMP)
 	$(BIN)/simcoinche simulate -n 1000000 --seed 1 --overwrite
 
-## test: ruff, then the whole test suite
+## test: ruff, the import contracts (the layers), the user guide's build, the whole test suite
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache --no-logo
+	$(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache --no-logo
+
+## docs: build the user guide (docs/, mkdocs.yml) into site/
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
 
 ## bench: full benchmark suite, JSON under benchmarks/results/
 BENCH_STAMP := $(VENV)/.installed-bench
