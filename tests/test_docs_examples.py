@@ -310,7 +310,7 @@ def test_the_commands_left_unrun_are_the_make_set_up_only() -> None:
         assert argv_of(step.command)[:3] == RUNNABLE["simcoinche"], step.label
 
 
-def test_every_page_with_a_command_shows_at_least_one_run_example() -> None:
+def test_the_readme_and_each_question_page_have_run_examples() -> None:
     assert {s.page.name for s in RUN_STEPS} >= {"README.md", "odds.md", "advise.md",
                                                 "parties.md", "match.md", "dd.md"}
 
