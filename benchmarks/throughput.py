@@ -133,16 +133,14 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
         A_LEVEL,
         A_STATUS,
         A_TO_SPEAK,
-        AUCTION_STATE_LEN,
         auction_start,
     )
-    from simcoinche._kernels.batch import play_scratch
+    from simcoinche._kernels.batch import donne_scratch
     from simcoinche._kernels.deal import deal_hands
-    from simcoinche._kernels.donne import MAX_ACTIONS, choose_action, play_phase
+    from simcoinche._kernels.donne import MAX_ACTIONS, Players, choose_action, play_phase
     from simcoinche._kernels.layout import P_AUCTION_CARDS
     from simcoinche._kernels.players import auction_apply_inline
     from simcoinche._kernels.rng import (
-        RNG_STATE_LEN,
         STREAM_PLAYERS,
         donne_key,
         rng_seed,
@@ -152,13 +150,11 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
 
     @njit(cache=False)
     def run(run_key, n, codes, params, prof, stage):
-        st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
-        deck = np.zeros(32, dtype=np.int8)
-        hands = np.zeros(4, dtype=np.uint32)
-        early = np.zeros(4, dtype=np.uint32)
-        astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
-        actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
-        cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = play_scratch()
+        scr = donne_scratch()
+        st, deck, hands, early, astate, actions = (scr.st, scr.deck, scr.hands, scr.early,
+                                                   scr.astate, scr.actions)
+        declare, ann, bel = scr.declare, scr.ann, scr.bel
+        players = Players(codes, params)
         rec = np.zeros((0, 32), dtype=np.uint8)
         acc = 0
         for i in range(n):
@@ -196,10 +192,9 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
                 acc += team_announcements(hands, astate[A_KIND], declare, prof, ann)
                 belote_points(hands, astate[A_KIND], prof, bel)
                 continue
-            made, own = play_phase(hands, dealer, astate[A_BIDDER], astate[A_LEVEL],
-                                   astate[A_KIND], astate[A_COINCHE], codes, params, prof,
-                                   st, actions, na, False, rec, 0, cur, trick, info, decl,
-                                   declare, ann, bel, cpts, tricks, score, None)
+            made, own = play_phase(dealer, (astate[A_BIDDER], astate[A_LEVEL],
+                                            astate[A_KIND], astate[A_COINCHE]),
+                                   players, prof, na, False, rec, 0, scr, None)
             acc += made + own
         return acc
 

@@ -21,8 +21,8 @@ from simcoinche._kernels.auction import (
     auction_start,
 )
 from simcoinche._kernels.auction_filter import C_COINCHE, C_KIND, C_LEVEL, C_TAKER, STREAM_CONTINUE
-from simcoinche._kernels.batch import play_contracts
-from simcoinche._kernels.donne import MAX_ACTIONS
+from simcoinche._kernels.batch import Contracts, play_contracts
+from simcoinche._kernels.donne import MAX_ACTIONS, Players
 from simcoinche._kernels.heuristic import heuristic_action
 from simcoinche._kernels.layout import PC_LEN, PC_MADE, PC_MARKS
 from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
@@ -130,9 +130,10 @@ def test_each_action_is_scored_as_its_own_auction_and_play(profile, hand, auctio
         t, lv, k, co = (np.array([r[i] for r in rows_c])[live] for i in range(4))
         out = np.empty((PC_LEN, int(live.sum())), dtype=np.int32)
         play_contracts(key, np.int64(0), np.ascontiguousarray(kept.hands[live]),
-                       np.full(live.sum(), observed.dealer, np.int8), t.astype(np.int8),
-                       lv.astype(np.int8), k.astype(np.int8), co.astype(np.int8), codes,
-                       rows, prof.packed, out)
+                       Contracts(np.full(live.sum(), observed.dealer, np.int8),
+                                 t.astype(np.int8), lv.astype(np.int8), k.astype(np.int8),
+                                 co.astype(np.int8)),
+                       Players(codes, rows), prof.packed, out)
         assert np.array_equal(diff[c][live], out[PC_MARKS + team] - out[PC_MARKS + 1 - team])
         assert np.array_equal(made[c][live], out[PC_MADE])
     # The continuations do reach coinched contracts (the scoring of m = 2 is exercised).

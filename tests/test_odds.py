@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from simcoinche._kernels.batch import play_contracts
+from simcoinche._kernels.batch import Contracts, play_contracts
+from simcoinche._kernels.donne import Players
 from simcoinche._kernels.layout import (
     PC_ANNOUNCE,
     PC_BELOTE,
@@ -38,9 +39,10 @@ def _play(hands, level, kind, prof, taker=0, dealer=3, start=0):
     codes = np.array([1, 1], dtype=np.int32)
     params = np.stack([param_array("heuristic"), param_array("heuristic")])
     play_contracts(np.uint64(seed_key(np.uint64(9))), np.int64(start), hands,
-                   np.full(n, dealer, np.int8), np.full(n, taker, np.int8),
-                   np.full(n, level, np.int8), np.full(n, kind, np.int8),
-                   np.ones(n, np.int8), codes, params, prof.packed, out)
+                   Contracts(np.full(n, dealer, np.int8), np.full(n, taker, np.int8),
+                             np.full(n, level, np.int8), np.full(n, kind, np.int8),
+                             np.ones(n, np.int8)),
+                   Players(codes, params), prof.packed, out)
     return out
 
 
@@ -162,10 +164,10 @@ def test_takers_totals_are_the_played_totals():
     out = np.empty((PC_LEN, n), dtype=np.int32)
     params = np.stack([param_array("heuristic"), param_array("heuristic")])
     play_contracts(np.uint64(seed_key(np.uint64(12))), np.int64(0), hands,
-                   np.full(n, 3, np.int8), np.zeros(n, np.int8), np.zeros(n, np.int8),
-                   np.zeros(n, np.int8), np.ones(n, np.int8),
-                   np.array([1, 1], dtype=np.int32), params, get_profile("federal").packed,
-                   out)
+                   Contracts(np.full(n, 3, np.int8), np.zeros(n, np.int8),
+                             np.zeros(n, np.int8), np.zeros(n, np.int8), np.ones(n, np.int8)),
+                   Players(np.array([1, 1], dtype=np.int32), params),
+                   get_profile("federal").packed, out)
     assert np.array_equal(r.kinds[0].totals, out[PC_TOTAL_TAKERS])
 
 

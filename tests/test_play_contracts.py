@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from simcoinche._kernels import batch as B
+from simcoinche._kernels.donne import Players
 from simcoinche._kernels.rng import seed_key
 from simcoinche.players.registry import param_array
 from simcoinche.rules.profiles import get_profile
@@ -36,9 +37,10 @@ def _play(df, profile: str, players: tuple[str, str], seed: int = 5, start: int 
         numba.set_num_threads(threads)
     try:
         B.play_contracts(seed_key(np.uint64(seed)), np.int64(start), hands,
-                         df["dealer"].to_numpy(), df["taker"].to_numpy(),
-                         df["bid_level"].to_numpy(), kind, df["coinche"].to_numpy(),
-                         codes, params, get_profile(profile).packed, out)
+                         B.Contracts(df["dealer"].to_numpy(), df["taker"].to_numpy(),
+                                     df["bid_level"].to_numpy(), kind,
+                                     df["coinche"].to_numpy()),
+                         Players(codes, params), get_profile(profile).packed, out)
     finally:
         numba.set_num_threads(prev)
     return out

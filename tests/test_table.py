@@ -28,6 +28,8 @@ from simcoinche._kernels.donne import (
     O_PASSED,
     O_TAKER,
     O_TRICKS,
+    Outputs,
+    Players,
 )
 from simcoinche._kernels.pimc import PIMC_TT_LOG2
 from simcoinche._kernels.rng import seed_key
@@ -53,8 +55,8 @@ def _batch(key, start, n, codes, params, prof, think=None):
     auc = np.zeros((n, MAX_ACTIONS), dtype=np.uint8)
     auc_len = np.zeros(n, dtype=np.int16)
     play = np.zeros((n, 32), dtype=np.uint8)
-    run_batch(key, np.int64(start), np.int64(n), -1, codes, params, prof, True, out, auc,
-              auc_len, play, think)
+    run_batch(key, np.int64(start), np.int64(n), -1, Players(codes, params), prof, True,
+              Outputs(out, auc, auc_len, play), think)
     return out, auc, auc_len, play
 
 

@@ -34,6 +34,8 @@ or the chunking.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -72,6 +74,16 @@ C_COINCHE = 3    # 1, 2 or 4
 C_LEN = 4
 
 BLOCK = 512
+
+
+class FilterOutputs(NamedTuple):
+    """What :func:`filter_deals` writes, one row per deal drawn: ``hands`` uint32[n, 4]
+    (the deals, kept or not), ``early`` uint32[n, 4] (the cards each seat holds at the
+    auction), ``keep`` uint8[n] (1 when the deal is kept)."""
+
+    hands: np.ndarray
+    early: np.ndarray
+    keep: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -161,9 +173,8 @@ def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def filter_deals(run_key, start, n, known, free, seats, caps, w, cum, pick,
-                 dealer, observed, n_obs, modelled, codes, params, prof,
-                 hands_out, early_out, keep):
+def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, players, prof,
+                 outs):
     """Draw deals ``start .. start+n-1`` and keep those the model bidders agree with.
 
     Parameters
@@ -172,19 +183,26 @@ def filter_deals(run_key, start, n, known, free, seats, caps, w, cum, pick,
         :func:`.rng.seed_key` of the seed.
     start, n : int64
         First deal index and number of deals.
-    known, free, seats, caps, w, cum, pick
-        The sampler's arrays (:func:`.sampler.sample_one`).
-    dealer, observed, n_obs, modelled, codes, params, prof
+    pool : .sampler.DealPool
+        The sampler's arrays (:func:`.sampler.sample_one`): ``known``, ``free``,
+        ``seats``, ``caps``, ``w``, ``cum``, ``pick``.
+    dealer, observed, n_obs, modelled
         As for :func:`replay_matches`.
-    hands_out : uint32[n, 4]
-        The deals (every one, kept or not).
-    early_out : uint32[n, 4]
-        The cards each seat holds at the auction.
-    keep : uint8[n]
-        1 when deal ``start + i`` is kept.
+    players : .donne.Players
+        ``codes`` int32[2], ``params`` float64[2, PARAM_LEN] (as for
+        :func:`replay_matches`).
+    prof : int32[PROFILE_LEN]
+        Packed profile.
+    outs : FilterOutputs
+        ``hands`` uint32[n, 4] (the deals, every one, kept or not), ``early`` uint32[n, 4]
+        (the cards each seat holds at the auction), ``keep`` uint8[n] (1 when deal
+        ``start + i`` is kept).
     """
     n_blocks = (n + BLOCK - 1) // BLOCK
     n_auc = prof[P_AUCTION_CARDS]
+    known, free, seats, caps, w, cum, pick = pool
+    codes, params = players
+    hands_out, early_out, keep = outs
     for b in prange(n_blocks):
         st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
         perm = np.zeros(8, dtype=np.int64)

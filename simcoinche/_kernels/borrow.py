@@ -57,7 +57,9 @@ def borrow(typingctx, arr):
 @intrinsic
 def borrow_all(typingctx, arrays):
     """:func:`borrow` of every array of the tuple ``arrays`` (arrays only), as a tuple of
-    the same types: ``a, b, c = borrow_all((a, b, c))``."""
+    the same types: ``a, b, c = borrow_all((a, b, c))``. A NamedTuple of arrays (such as
+    :class:`.donne.Scratch`) gives the same NamedTuple of views: ``scr =
+    borrow_all(scr)``."""
     if not isinstance(arrays, types.BaseTuple) or \
             not all(isinstance(t, types.Array) for t in arrays.types):
         return None

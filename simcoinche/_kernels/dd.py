@@ -389,9 +389,12 @@ def _candidates(W, base, legal, in_play):
 
 
 @njit(cache=True, inline="always")
-def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, others, ruff,
-           ruff4):
+def _order(W, base, ply, k, seat, at, trump, hint, others, ruffs):
     """Sort the ``k`` candidates at ``W[base:]`` best-first for ``seat``.
+
+    ``at`` is the trick so far, ``(n, led, win_card, win_seat)``: cards already played
+    in it, suit led, the winning card and its seat; ``ruffs`` is ``(ruff, ruff4)``
+    (integer bit masks of suits, below). Tuples of integers: inlined, they cost nothing.
 
     Score: the table's card first, then (for a leader) the killers of this ply, then a
     static guess. A leader cashes its masters (no other seat holds a stronger card of the
@@ -406,6 +409,8 @@ def _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, other
     ``benchmarks/dd.py``: masters first cut the nodes by a quarter; a history of cut-offs
     did not pay for itself, and killers at followers' nodes cost a third of the time.)
     """
+    n, led, win_card, win_seat = at
+    ruff, ruff4 = ruffs
     sbase = base + (W_SCORES - W_MOVES)
     omax = -1
     if n == 1 or n == 2:
@@ -778,8 +783,8 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
     else:
         k = _candidates(W, base, legal, rem | trick_cards)
         if k > 1:
-            _order(W, base, ply, k, seat, n, led, win_card, win_seat, trump, hint, rem & ~hand,
-                   ruff, ruff4)
+            _order(W, base, ply, k, seat, (n, led, win_card, win_seat), trump, hint,
+                   rem & ~hand, (ruff, ruff4))
     maximizing = (seat & 1) == (0 if mode == MODE_POINTS else (target & 1))
     if n == 3 and mode == MODE_POINTS and k > 1 and _popcount(rem) > 8:
         # Enhanced transposition cut-off: each card completes the trick, and the table
@@ -1041,8 +1046,8 @@ def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_val
     n_reps = _candidates(W, base, legal, rem | cards)
     ruff4 = _ruffs(W[W_HANDS + ((seat + 3) & 3)], trump)
     ruff = ruff4 | _ruffs(W[W_HANDS + ((seat + 1) & 3)], trump)
-    _order(W, base, MAX_PLY - 1, n_reps, seat, n, led, win, ws, trump, _NO_CARD, rem & ~hand,
-           ruff, ruff4)
+    _order(W, base, MAX_PLY - 1, n_reps, seat, (n, led, win, ws), trump, _NO_CARD,
+           rem & ~hand, (ruff, ruff4))
     values = W[W_CARD_VALUES:W_CARD_VALUES + 32]
     values[:] = -1
     guess = -1

@@ -11,9 +11,22 @@ schema field, offsets ``O_*``); hands are stored as their ``uint32`` bit pattern
 With recording on, ``auc`` (``uint8[n_rows, MAX_ACTIONS]``) and ``auc_len``
 (``int16[n_rows]``) receive the auction codes, ``play`` (``uint8[n_rows, 32]``) the 32
 cards in play order (255 everywhere for a passed-out donne).
+
+Bundles. The kernels take what travels together as one NamedTuple of arrays (numba
+compiles them as a tuple: the fields are read at no cost, and a NamedTuple of borrowed
+views, :mod:`.borrow`, carries no reference count):
+
+- :class:`Players` ``(codes, params)``: the players of the two teams;
+- :class:`Outputs` ``(out, auc, auc_len, play_rec)``: a run's rows and records;
+- :class:`Scratch`: the sixteen scratch arrays of a donne, made once per block by
+  :func:`.batch.donne_scratch` and reused from donne to donne.
+
+Shapes and dtypes are in each class's docstring.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -101,6 +114,76 @@ N_OUT = 24
 MAX_ACTIONS = 128
 NO_CARD = 255
 
+
+class Players(NamedTuple):
+    """The players of the two teams, as the donne kernels take them.
+
+    ``codes`` : int32[2]
+        Player kind per team (``PLAYER_RANDOM`` / ``PLAYER_HEURISTIC`` / ``PLAYER_PIMC``).
+    ``params`` : float64[2, PARAM_LEN]
+        Parameter row per team.
+    """
+
+    codes: np.ndarray
+    params: np.ndarray
+
+
+class Outputs(NamedTuple):
+    """What :func:`play_one` writes (layout in the module docstring).
+
+    ``out`` : int32[N_OUT, n]
+        One column per row, offsets ``O_*`` (hands as their ``uint32`` bit pattern).
+    ``auc`` : uint8[n, MAX_ACTIONS] (``[0, MAX_ACTIONS]`` without recording)
+        Auction codes per row.
+    ``auc_len`` : int16[n] (``[0]`` without recording)
+        Auction length per row.
+    ``play_rec`` : uint8[n, 32] (``[0, 32]`` without recording)
+        The 32 cards in play order per row (``NO_CARD`` for a passed-out donne).
+    """
+
+    out: np.ndarray
+    auc: np.ndarray
+    auc_len: np.ndarray
+    play_rec: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """Scratch arrays of one donne (:func:`play_one`, :func:`play_phase`), reused from
+    donne to donne; made by :func:`.batch.donne_scratch`.
+
+    Before the play: ``st`` uint64[RNG_STATE_LEN] (RNG state), ``deck`` int8[32] (the
+    shuffled deck), ``hands`` uint32[4] (the four 8-card hands by seat, bitboards; the
+    hands :func:`play_phase` plays), ``early`` uint32[4] (the cards held at the auction),
+    ``astate`` int32[AUCTION_STATE_LEN] (auction state), ``actions``
+    uint8[MAX_ACTIONS] (auction codes so far).
+
+    The play: ``cur`` uint32[4] (cards left per seat), ``trick`` int32[4] (the trick's
+    cards), ``info`` int64[INFO_LEN] (public information, offsets ``I_*``), ``decl``
+    int32[MAX_DECL, 5] (declarations), ``declare`` uint8[4] (all 1: every seat declares).
+
+    Results of :func:`play_phase`, per team (int32[2]): ``ann`` announcements after the
+    comparison (before the capot transfer), ``bel`` belote, ``cpts`` card points
+    including the last trick (capot value on a capot), ``tricks`` tricks won; ``score``
+    int32[SCORE_LEN], the output of :func:`.scoring.score_donne`.
+    """
+
+    st: np.ndarray
+    deck: np.ndarray
+    hands: np.ndarray
+    early: np.ndarray
+    astate: np.ndarray
+    actions: np.ndarray
+    cur: np.ndarray
+    trick: np.ndarray
+    info: np.ndarray
+    decl: np.ndarray
+    declare: np.ndarray
+    ann: np.ndarray
+    bel: np.ndarray
+    cpts: np.ndarray
+    tricks: np.ndarray
+    score: np.ndarray
+
 # play.card_points compiled again from its own source with numba-level inlining (read for
 # every card played; same code, no cache of its own).
 _card_points = njit(inline="always")(card_points.py_func)
@@ -116,13 +199,21 @@ def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
 
 
 @njit(cache=True, inline="always")
-def choose_card(code, hand, legal, trick, n, info, actions, n_actions, params, row, prof, st,
+def choose_card(players, team, hand, legal, trick, n, info, actions, n_actions, prof, st,
                 think):
-    """Card played by a player of kind ``code`` among ``legal`` (``uint32``).
+    """Card played by team ``team``'s player (kind ``players.codes[team]``, parameter row
+    ``players.params[team]``; ``players`` a :class:`Players`) among ``legal``
+    (``uint32``), holding ``hand`` (``uint32``), with the trick's first ``n`` cards in
+    ``trick`` (int32[4]), the public information ``info`` (int64[INFO_LEN]), the auction's
+    ``n_actions`` codes in ``actions`` (uint8), the packed profile ``prof`` and the RNG
+    state ``st`` (uint64[RNG_STATE_LEN]).
 
     ``think`` is the per-thread scratch of the PIMC player (:func:`.thinking.think_scratch`),
     or None in runs without one (the PIMC branch then compiles to nothing).
     """
+    code = players.codes[team]
+    params = players.params
+    row = team
     if code == PLAYER_PIMC:
         return think_card(think, hand, legal, trick, n, info, params, row, prof, st)
     if code == PLAYER_HEURISTIC:
@@ -212,9 +303,8 @@ def close_card_points(c0, c1, t0, t1, last_team, prof, cpts, tricks):
 
 
 @njit(cache=True)
-def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, st,
-               actions, n_actions, record, play_rec, row,
-               cur, trick, info, decl, declare, ann, bel, cpts, tricks, score, think):
+def play_phase(dealer, contract, players, prof, n_actions, record, play_rec, row, scr,
+               think):
     """Everything after the auction: announcements, the 32 cards, scoring.
 
     Called by :func:`play_one` after a simulated auction and by
@@ -223,33 +313,28 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
 
     Parameters
     ----------
-    hands : uint32[4]
-        The four 8-card hands by seat (bitboards); not modified.
     dealer : int
         Dealer seat; seat ``dealer + 1`` leads the first trick.
-    taker, level, kind, coinche : int
-        The contract: bidder's seat, ladder level, kind ``0..5``, multiplier 1/2/4.
-    codes : int32[2]
-        Player kind per team.
-    params : float64[2, PARAM_LEN]
-        Parameter row per team.
+    contract : (int, int, int, int)
+        ``(taker, level, kind, coinche)``: bidder's seat, ladder level, kind ``0..5``,
+        multiplier 1/2/4 (a tuple of one integer type).
+    players : Players
+        ``codes`` int32[2] (player kind per team), ``params`` float64[2, PARAM_LEN].
     prof : int32[PROFILE_LEN]
         Packed profile.
-    st : uint64[RNG_STATE_LEN]
-        RNG state of the players' stream.
-    actions : uint8[>= n_actions]
-        The auction's action codes (``n_actions`` of them; 0 for a fixed contract).
+    n_actions : int
+        Number of auction codes in ``scr.actions`` (0 for a fixed contract).
     record : bool
-        Write the 32 cards in play order into ``play_rec[row]``.
-    cur, trick, info, decl, declare
-        Scratch: ``uint32[4]``, ``int32[4]``, ``int64[INFO_LEN]``, ``int32[MAX_DECL, 5]``,
-        ``uint8[4]`` (all 1: every seat declares).
-    ann, bel, cpts, tricks : int32[2]
-        Outputs per team: announcements after the comparison (before the capot
-        transfer), belote, card points including the last trick (capot value on a
-        capot), tricks won.
-    score : int32[SCORE_LEN]
-        Output of :func:`.scoring.score_donne`: ``S_ANN*`` after the capot transfer,
+        Write the 32 cards in play order into ``play_rec[row]`` (uint8[n, 32]).
+    scr : Scratch
+        Reads ``scr.hands`` (uint32[4], the four 8-card hands by seat; not modified),
+        ``scr.st`` (uint64[RNG_STATE_LEN], RNG state of the players' stream) and
+        ``scr.actions``; uses ``cur``, ``trick``, ``info``, ``decl``, ``declare``
+        (``declare`` all 1: every seat declares). Outputs, int32[2] per team:
+        ``scr.ann`` announcements after the comparison (before the capot transfer),
+        ``scr.bel`` belote, ``scr.cpts`` card points including the last trick (capot
+        value on a capot), ``scr.tricks`` tricks won; ``scr.score`` (int32[SCORE_LEN])
+        the output of :func:`.scoring.score_donne`: ``S_ANN*`` after the capot transfer,
         ``S_MARK*``, ``S_TOTAL*`` (totals before rounding), ``S_LITIGE``.
     think : None or pimc.Think
         Scratch of the PIMC player (:func:`.thinking.think_scratch`); None when no team is one.
@@ -259,6 +344,22 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
     (int, int)
         1 when the contract is made, else 0; the tricks won by the bidder himself.
     """
+    # Unpacked once: the loops below see plain arrays, as before the bundling.
+    taker, level, kind, coinche = contract
+    codes = players.codes
+    st = scr.st
+    hands = scr.hands
+    actions = scr.actions
+    cur = scr.cur
+    trick = scr.trick
+    info = scr.info
+    decl = scr.decl
+    declare = scr.declare
+    ann = scr.ann
+    bel = scr.bel
+    cpts = scr.cpts
+    tricks = scr.tricks
+    score = scr.score
     for s in range(4):
         cur[s] = hands[s]
     # --- announcements: simulated players declare everything ------------------------
@@ -333,8 +434,8 @@ def play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, 
                 c = random_bit(st, legal)
             else:
                 info[I_SEAT] = seat
-                c = choose_card(codes[team], hand, legal, trick, p, info, actions,
-                                n_actions, params, team, prof, st, think)
+                c = choose_card(players, team, hand, legal, trick, p, info, actions,
+                                n_actions, prof, st, think)
                 if c < 0 or c > 31 or (np.int64(legal) >> c) & 1 == 0:
                     # A player may only play a legal card.
                     c = lowest_bit(legal)
@@ -433,10 +534,7 @@ def write_result(out, row, made, tricks, cpts, bel, score):
 
 
 @njit(cache=True)
-def play_one(run_key, index, row, dealer, codes, params, prof, record,
-             out, auc, auc_len, play_rec,
-             st, deck, hands, early, cur, astate, actions, trick, info, decl, declare,
-             ann, bel, cpts, tricks, score, think):
+def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, think):
     """Simulate donne ``index`` of the run ``run_key`` and write it into row ``row``.
 
     Parameters
@@ -449,25 +547,32 @@ def play_one(run_key, index, row, dealer, codes, params, prof, record,
         Row of the output arrays to fill.
     dealer : int
         Dealer seat of this donne.
-    codes : int32[2]
-        Player kind per team (``PLAYER_RANDOM`` / ``PLAYER_HEURISTIC`` / ``PLAYER_PIMC``).
-    params : float64[2, PARAM_LEN]
-        Parameter row per team.
+    players : Players
+        ``codes`` int32[2] (player kind per team: ``PLAYER_RANDOM`` /
+        ``PLAYER_HEURISTIC`` / ``PLAYER_PIMC``), ``params`` float64[2, PARAM_LEN]
+        (parameter row per team).
     prof : int32[PROFILE_LEN]
         Packed profile.
     record : bool
-        Fill ``auc``, ``auc_len`` and ``play_rec``.
-    out, auc, auc_len, play_rec
-        Outputs (see the module docstring).
-    st, deck, hands, early, cur, astate, actions, trick, info, decl, declare, ann, bel, \
-cpts, tricks, score
-        Scratch arrays of the block (``uint64[4]``, ``int8[32]``, ``uint32[4]`` ×3,
-        ``int32[AUCTION_STATE_LEN]``, ``uint8[MAX_ACTIONS]``, ``int32[4]``,
-        ``int64[INFO_LEN]``, ``int32[MAX_DECL, 5]``, ``uint8[4]`` (all 1), ``int32[2]``
-        ×4, ``int32[SCORE_LEN]``), reused from donne to donne.
+        Fill ``outs.auc``, ``outs.auc_len`` and ``outs.play_rec``.
+    outs : Outputs
+        ``out`` int32[N_OUT, n], ``auc`` uint8[n, MAX_ACTIONS], ``auc_len`` int16[n],
+        ``play_rec`` uint8[n, 32] (layout in the module docstring).
+    scr : Scratch
+        Scratch arrays of the block (shapes in :class:`Scratch`), reused from donne to
+        donne.
     think : None or pimc.Think
         Scratch of the PIMC player, None when no team is one (:func:`play_phase`).
     """
+    codes = players.codes
+    params = players.params
+    out = outs.out
+    st = scr.st
+    deck = scr.deck
+    hands = scr.hands
+    early = scr.early
+    astate = scr.astate
+    actions = scr.actions
     key = donne_key(run_key, index)
     cut = deal_hands(st, key, dealer, prof, deck, hands)
     # The cards each seat holds while bidding (stephanoise: the first 6 dealt). Simulated
@@ -499,9 +604,9 @@ cpts, tricks, score
         actions[na] = a
         na += 1
     if record:
-        auc_len[row] = na
+        outs.auc_len[row] = na
         for k in range(na):
-            auc[row, k] = actions[k]
+            outs.auc[row, k] = actions[k]
     out[O_N_BIDS, row] = astate[A_N_BIDS]
 
     if astate[A_STATUS] != 1:
@@ -509,7 +614,7 @@ cpts, tricks, score
         write_passed_out(out, row)
         if record:
             for k in range(32):
-                play_rec[row, k] = NO_CARD
+                outs.play_rec[row, k] = NO_CARD
         return
 
     taker = astate[A_BIDDER]
@@ -518,8 +623,6 @@ cpts, tricks, score
     coinche = astate[A_COINCHE]
     write_contract(out, row, taker, level, kind, coinche, prof)
 
-    made, _ = play_phase(hands, dealer, taker, level, kind, coinche, codes, params, prof, st,
-                         actions, na, record, play_rec, row,
-                         cur, trick, info, decl, declare, ann, bel, cpts, tricks, score,
-                         think)
-    write_result(out, row, made, tricks, cpts, bel, score)
+    made, _ = play_phase(dealer, (taker, level, kind, coinche), players, prof, na, record,
+                         outs.play_rec, row, scr, think)
+    write_result(out, row, made, scr.tricks, scr.cpts, scr.bel, scr.score)

@@ -13,8 +13,8 @@ Cap. A partie could in principle go on for ever (passed-out donnes, equal totals
 the target); after ``max_donnes`` donnes without a winner it stops with winner ``-1``,
 which the facade reports (never a silent truncation).
 
-``run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params, prof,
-pout, dout, used, think)``
+``run_parties(run_key, start, n, max_donnes, block_rows, given, players, prof,
+PartieOutputs(pout, dout, used), think)``
 
 =========== ===================== ==================================================
 argument    shape, dtype          meaning
@@ -27,9 +27,11 @@ block_rows  int64                 donne rows of ``dout`` reserved per block
 given       int32[N_OUT, m]       test hook: when ``m > 0`` donne ``k`` of every
                                   partie is column ``k mod m`` of ``given`` (constructed
                                   sequences) instead of being played; ``m = 0`` plays
-codes       int32[2]              player kind per team
-params      float64[2, PARAM_LEN] parameter row per team
+players     :class:`.donne.Players` ``codes`` int32[2] (player kind per team),
+                                  ``params`` float64[2, PARAM_LEN] (parameter row
+                                  per team)
 prof        int32[PROFILE_LEN]    packed profile
+outs        :class:`PartieOutputs` the three outputs below
 pout        int32[PT_LEN, n]      one column per partie (rows ``PT_*``)
 dout        int32[PD_LEN, nb*br]  donne rows: block ``b`` (parties ``b*BLOCK ..``)
                                   fills columns ``b*block_rows ..`` in order, partie
@@ -46,11 +48,13 @@ used        int64[nb]             donne rows filled by block ``b``, or ``-1`` wh
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange, uint64
 
-from simcoinche._kernels.batch import donne_scratch, play_scratch
-from simcoinche._kernels.borrow import borrow_all
+from simcoinche._kernels.batch import donne_scratch
+from simcoinche._kernels.borrow import borrow, borrow_all
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
@@ -58,6 +62,7 @@ from simcoinche._kernels.donne import (
     O_MARKS,
     O_TAKER,
     O_TRICKS,
+    Outputs,
     play_one,
 )
 from simcoinche._kernels.rng import donne_key, mix64
@@ -78,6 +83,15 @@ PD_SCORE = N_OUT    # 2 rows: partie totals per team before the donne
 PD_LEN = N_OUT + 2
 
 
+class PartieOutputs(NamedTuple):
+    """What :func:`run_parties` writes (shapes in the module docstring): ``pout``
+    int32[PT_LEN, n], ``dout`` int32[PD_LEN, nb*block_rows], ``used`` int64[nb]."""
+
+    pout: np.ndarray
+    dout: np.ndarray
+    used: np.ndarray
+
+
 @njit(cache=True, inline="always")
 def partie_key(run_key, partie):
     """Key (``uint64``) of partie ``partie`` (``int64`` >= 0) of the run keyed ``run_key``."""
@@ -85,13 +99,14 @@ def partie_key(run_key, partie):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params, prof,
-                pout, dout, used, think):
-    """Play parties ``start .. start+n-1`` into columns ``0 .. n-1`` of ``pout``.
+def run_parties(run_key, start, n, max_donnes, block_rows, given, players, prof, outs,
+                think):
+    """Play parties ``start .. start+n-1`` into columns ``0 .. n-1`` of ``outs.pout``.
 
     Shapes, dtypes and layouts in the module docstring.
     """
     n_blocks = (n + BLOCK - 1) // BLOCK
+    used = outs.used
     for b in prange(n_blocks):
         lo = b * BLOCK
         record_arrays = (np.zeros((0, MAX_ACTIONS), dtype=np.uint8),
@@ -99,33 +114,38 @@ def run_parties(run_key, start, n, max_donnes, block_rows, given, codes, params,
         partie_arrays = (np.zeros(2, dtype=np.int32), np.zeros(2, dtype=np.int32),
                          np.zeros(2, dtype=np.int32), np.zeros(2, dtype=np.int32))
         # The scratch lives in this loop body until the block's call returns.
-        used[b] = _parties_block(run_key, start, lo, min(n, lo + BLOCK), b * block_rows,
-                                 block_rows, max_donnes,
-                                 (given, codes, params, prof, pout, dout),
-                                 donne_scratch(), play_scratch(), record_arrays,
-                                 partie_arrays, think_scratch(think))
+        used[b] = _parties_block(run_key, start, (lo, min(n, lo + BLOCK)),
+                                 (b * block_rows, block_rows), max_donnes,
+                                 (given, prof, outs.pout, outs.dout), players,
+                                 record_arrays, donne_scratch(), partie_arrays,
+                                 think_scratch(think))
 
 
 @njit(cache=True)
-def _parties_block(run_key, start, lo, hi, first, block_rows, max_donnes, args,
-                   donne_arrays, play_arrays, record_arrays, partie_arrays, thinking):
-    """Parties ``lo .. hi-1`` of :func:`run_parties` into donne rows ``first ..
-    first+block_rows-1``; returns the rows filled, or ``-1`` when they ran out.
+def _parties_block(run_key, start, parties, rows, max_donnes, args, players, record_arrays,
+                   scr, partie_arrays, thinking):
+    """Parties ``lo .. hi-1`` (``parties = (lo, hi)``) of :func:`run_parties` into donne
+    rows ``first .. first+block_rows-1`` (``rows = (first, block_rows)``); returns the
+    rows filled, or ``-1`` when they ran out.
 
-    ``args`` is ``(given, codes, params, prof, pout, dout)`` of ``run_parties``;
-    ``donne_arrays`` and ``play_arrays`` are the tuples of
-    :func:`.batch.donne_scratch` and :func:`.batch.play_scratch`; ``record_arrays``
-    the empty record outputs ``(auc uint8[0, MAX_ACTIONS], auc_len int16[0], play_rec
-    uint8[0, 32])``; ``partie_arrays`` four ``int32[2]`` (totals, pending, marks, tricks
-    won); ``thinking`` the PIMC scratch. The donne kernels get borrowed views of them
-    (:func:`.borrow.borrow`, as in :func:`.batch._simulate_block`; safe because they are
-    arguments of this call, held by the caller until it returns).
+    ``args`` is ``(given, prof, pout, dout)`` and ``players`` the :class:`.donne.Players`
+    of ``run_parties``; ``record_arrays`` the empty record outputs ``(auc uint8[0,
+    MAX_ACTIONS], auc_len int16[0], play_rec uint8[0, 32])``; ``scr`` the
+    :class:`.donne.Scratch` of :func:`.batch.donne_scratch`; ``partie_arrays`` four
+    ``int32[2]`` (totals, pending, marks, tricks won); ``thinking`` the PIMC scratch. The
+    donne kernels get borrowed views of them (:func:`.borrow.borrow`, as in
+    :func:`.batch._simulate_block`; safe because they are arguments of this call, held by
+    the caller until it returns).
     """
-    given, codes, params, prof, pout, dout = args
-    codes, params, prof, dout = borrow_all((codes, params, prof, dout))
-    st, deck, hands, early, astate, actions = borrow_all(donne_arrays)
-    cur, trick, info, decl, declare, ann, bel, cpts, tricks, score = borrow_all(play_arrays)
+    lo, hi = parties
+    first, block_rows = rows
+    given, prof, pout, dout = args
+    prof = borrow(prof)
+    dout = borrow(dout)
+    players = borrow_all(players)
     auc, auc_len, play_rec = borrow_all(record_arrays)
+    outs = Outputs(dout, auc, auc_len, play_rec)
+    scr = borrow_all(scr)
     totals, pending, marks, won = partie_arrays
     n_given = given.shape[1]
     # Typed bool, not a literal: play_one then shares run_batch's compiled version.
@@ -154,10 +174,8 @@ def _parties_block(run_key, start, lo, hi, first, block_rows, max_donnes, args,
             else:
                 # "The dealer moves to D+1 after every donne, a passed-out one
                 # included."
-                play_one(key, k, row, (p + k) & 3, codes, params, prof, record,
-                         dout, auc, auc_len, play_rec,
-                         st, deck, hands, early, cur, astate, actions, trick, info,
-                         decl, declare, ann, bel, cpts, tricks, score, thinking)
+                play_one(key, k, row, (p + k) & 3, players, prof, record, outs, scr,
+                         thinking)
             taker = dout[O_TAKER, row]
             for t in range(2):
                 marks[t] = dout[O_MARKS + t, row]

@@ -45,6 +45,8 @@ seed is the same whatever the batch it is drawn in.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange, uint64
 
@@ -72,6 +74,25 @@ W_SHAPE = (5, MAX_CAP + 1, MAX_CAP + 1)
 MAX_CHOICES = 45     # splits (ka, kb, kc) of at most 8 cards: ka + kb <= 8
 CUM_SHAPE = (4, MAX_CAP + 1, MAX_CAP + 1, MAX_CHOICES)
 PICK_SHAPE = (4, MAX_CAP + 1, MAX_CAP + 1, MAX_CHOICES, 2)
+
+
+class DealPool(NamedTuple):
+    """What a deal is drawn from (:func:`sample_one`): the constraints and the tables of
+    :func:`completion_table`, as one argument of the kernels that draw many deals.
+
+    ``known`` uint32[4] (cards already placed per seat), ``free`` uint32[4] (free cards
+    per suit), ``seats`` int64[3] (the free seats ``a, b, c``), ``caps`` int64[3] (their
+    room), ``w`` int64[W_SHAPE], ``cum`` int64[CUM_SHAPE], ``pick`` int8..int64[PICK_SHAPE]
+    (the tables; dtypes as :func:`completion_table` fills them).
+    """
+
+    known: np.ndarray
+    free: np.ndarray
+    seats: np.ndarray
+    caps: np.ndarray
+    w: np.ndarray
+    cum: np.ndarray
+    pick: np.ndarray
 
 
 # n! for n = 0..8 (a seat holds at most 8 cards).

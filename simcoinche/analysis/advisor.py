@@ -79,7 +79,8 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
     Row ``r`` draws from the players' stream of index ``r`` of ``run_key``
     (:func:`simcoinche._kernels.batch.play_contracts`).
     """
-    from simcoinche._kernels.batch import play_contracts
+    from simcoinche._kernels.batch import Contracts, play_contracts
+    from simcoinche._kernels.donne import Players
     from simcoinche._kernels.layout import PC_LEN
     from simcoinche.runs.simulation import think_arg
 
@@ -87,9 +88,10 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
     pc = np.empty((PC_LEN, m), dtype=np.int32)
     if m:
         # Level 0, not coinched: card play reads neither, scoring is redone per action.
-        play_contracts(run_key, np.int64(0), hands, np.full(m, dealer, dtype=np.int8),
-                       taker, np.zeros(m, dtype=np.int8), kind, np.ones(m, dtype=np.int8),
-                       codes, params, prof, pc, think_arg(codes))
+        play_contracts(run_key, np.int64(0), hands,
+                       Contracts(np.full(m, dealer, dtype=np.int8), taker,
+                                 np.zeros(m, dtype=np.int8), kind, np.ones(m, dtype=np.int8)),
+                       Players(codes, params), prof, pc, think_arg(codes))
     return pc
 
 

@@ -229,8 +229,10 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
     InputError
         When the acceptance is too low for ``n`` deals within ``max_draws`` draws.
     """
-    from simcoinche._kernels.auction_filter import filter_deals
+    from simcoinche._kernels.auction_filter import FilterOutputs, filter_deals
+    from simcoinche._kernels.donne import Players
     from simcoinche._kernels.rng import seed_key
+    from simcoinche._kernels.sampler import DealPool
     from simcoinche.runs.simulation import positive_int
 
     max_draws = positive_int(max_draws, "max_draws")
@@ -251,10 +253,11 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
             hands = np.empty((size, 4), dtype=np.uint32)
             early = np.empty((size, 4), dtype=np.uint32)
             keep = np.empty(size, dtype=np.uint8)
-            filter_deals(key, np.int64(drawn), np.int64(size), d.known, d.free, d.seats,
-                         d.caps, d.table, d.cum, d.pick, np.int64(auction.dealer), observed,
-                         np.int64(len(auction.codes)), np.int64(modelled), codes, rows,
-                         prof.packed, hands, early, keep)
+            filter_deals(key, np.int64(drawn), np.int64(size),
+                         DealPool(d.known, d.free, d.seats, d.caps, d.table, d.cum, d.pick),
+                         np.int64(auction.dealer), observed, np.int64(len(auction.codes)),
+                         np.int64(modelled), Players(codes, rows), prof.packed,
+                         FilterOutputs(hands, early, keep))
             idx = np.flatnonzero(keep)[:n - kept]
             if idx.size:
                 last = drawn + int(idx[-1]) + 1

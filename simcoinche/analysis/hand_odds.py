@@ -595,7 +595,8 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     InputError
         Any bad argument or impossible constraint (one line naming the culprit).
     """
-    from simcoinche._kernels.batch import play_contracts
+    from simcoinche._kernels.batch import Contracts, play_contracts
+    from simcoinche._kernels.donne import Players
     from simcoinche._kernels.layout import PC_LEN, PC_TOTAL_TAKERS, PC_TRICKS
     from simcoinche._kernels.sampler import made_at_levels
     from simcoinche.runs.simulation import (
@@ -638,10 +639,13 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     def play_kind(start: int, k_n: int, kind: int, hands: np.ndarray, pc: np.ndarray,
                   ok: np.ndarray) -> None:
         # One play per deal and kind; every level is read off it (module doc).
-        play_contracts(key, np.int64(start), hands, np.full(k_n, dealer, dtype=np.int8),
-                       np.full(k_n, d.seat, dtype=np.int8), np.zeros(k_n, dtype=np.int8),
-                       np.full(k_n, kind, dtype=np.int8), np.ones(k_n, dtype=np.int8),
-                       codes, rows, packed, pc, think_arg(codes))
+        play_contracts(key, np.int64(start), hands,
+                       Contracts(np.full(k_n, dealer, dtype=np.int8),
+                                 np.full(k_n, d.seat, dtype=np.int8),
+                                 np.zeros(k_n, dtype=np.int8),
+                                 np.full(k_n, kind, dtype=np.int8),
+                                 np.ones(k_n, dtype=np.int8)),
+                       Players(codes, rows), packed, pc, think_arg(codes))
         made_at_levels(pc, team, kind, levels, packed, ok)
 
     def warm() -> None:

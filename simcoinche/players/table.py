@@ -62,6 +62,7 @@ from simcoinche._kernels.donne import (
     O_DEALER,
     O_HAND,
     O_N_BIDS,
+    Players,
     choose_action,
     choose_card,
     close_card_points,
@@ -225,6 +226,7 @@ class Table:
         self.prof = np.ascontiguousarray(prof, dtype=np.int32)
         self.codes = np.ascontiguousarray(codes, dtype=np.int32)
         self.params = np.ascontiguousarray(params, dtype=np.float64)
+        self.players = Players(self.codes, self.params)
         self.python = tuple(python)
         self.think = None if think is None else think_scratch(np.int64(think))
         #: Time the kernel players of each team spent deciding (their calls from here).
@@ -426,9 +428,10 @@ class Table:
                 else:
                     info[I_SEAT] = seat
                     t0 = time.perf_counter()
-                    card = int(choose_card(self.codes[team], _U32(hand), _U32(legal), trick,
-                                           np.int64(p), info, self.actions, np.int64(na),
-                                           self.params, np.int64(team), prof, st, self.think))
+                    card = int(choose_card(self.players, np.int64(team), _U32(hand),
+                                           _U32(legal), trick, np.int64(p), info,
+                                           self.actions, np.int64(na), prof, st,
+                                           self.think))
                     tm = self.timing[team]
                     tm.cards += 1
                     tm.card_seconds += time.perf_counter() - t0

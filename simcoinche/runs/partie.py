@@ -48,6 +48,7 @@ from simcoinche._kernels.partie import (
     PT_N_DONNES,
     PT_TOTAL,
     PT_WINNER,
+    PartieOutputs,
     run_parties,
 )
 from simcoinche.rules.errors import InputError
@@ -215,9 +216,9 @@ class _PartieBuffers:
         nb = -(-k // BLOCK)
         while True:
             run_parties(key, np.int64(start), np.int64(k), np.int64(plan.max_donnes),
-                        np.int64(self.block_rows), _NO_GIVEN, plan.codes, plan.params,
-                        plan.profile.packed, self.pout[:, :k], self.dout, self.used,
-                        plan.think)
+                        np.int64(self.block_rows), _NO_GIVEN,
+                        D.Players(plan.codes, plan.params), plan.profile.packed,
+                        PartieOutputs(self.pout[:, :k], self.dout, self.used), plan.think)
             if (self.used[:nb] >= 0).all():
                 if progress is not None:
                     progress(k)

@@ -36,6 +36,8 @@ from simcoinche._kernels.donne import (
     O_PASSED,
     O_TAKER,
     O_VALUE,
+    Outputs,
+    Players,
 )
 from simcoinche._kernels.pimc import PIMC_TT_LOG2
 from simcoinche._kernels.players import PLAYER_PIMC
@@ -347,8 +349,8 @@ def run_donnes(key: np.uint64, start: int, k: int, dealer: int, codes: np.ndarra
     """:func:`.batch.run_batch` of donnes ``start .. start+k-1`` into ``out`` (and the
     record arrays), its blocks handed to the threads :data:`PRANGE_CHUNK` at a time."""
     with numba.parallel_chunksize(PRANGE_CHUNK):
-        run_batch(key, np.int64(start), np.int64(k), dealer, codes, params, prof, record,
-                  out, auc, auc_len, play, think)
+        run_batch(key, np.int64(start), np.int64(k), dealer, Players(codes, params), prof,
+                  record, Outputs(out, auc, auc_len, play), think)
 
 
 class _Buffers:
