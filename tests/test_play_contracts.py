@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from simcoinche._kernels import batch as B
+from simcoinche._kernels import layout as L
 from simcoinche._kernels.donne import Players
 from simcoinche._kernels.rng import seed_key
 from simcoinche.players.registry import param_array
@@ -29,7 +30,7 @@ def _play(df, profile: str, players: tuple[str, str], seed: int = 5, start: int 
           threads: int | None = None) -> np.ndarray:
     codes, params = _codes(players)
     n = len(df)
-    out = np.zeros((B.PC_LEN, n), dtype=np.int32)
+    out = np.zeros((L.PC_LEN, n), dtype=np.int32)
     hands = df[HANDS].to_numpy(dtype=np.uint32)
     kind = df["trump"].cat.codes.to_numpy().astype(np.int8)
     prev = numba.get_num_threads()
@@ -54,12 +55,12 @@ def test_play_contracts_reproduces_the_play_phase_of_simulated_heuristic_donnes(
     df = df[~df["passed_out"]].reset_index(drop=True)
     out = _play(df, profile, ("heuristic", "heuristic"))
     for t in range(2):
-        assert (out[B.PC_TRICKS + t] == df[f"tricks_t{t}"]).all()
-        assert (out[B.PC_CARD_POINTS + t] == df[f"card_points_t{t}"]).all()
-        assert (out[B.PC_ANNOUNCE + t] == df[f"announce_t{t}"]).all()
-        assert (out[B.PC_BELOTE + t] == df[f"belote_t{t}"]).all()
-        assert (out[B.PC_MARKS + t] == df[f"marks_t{t}"]).all()
-    assert (out[B.PC_MADE] == df["made"]).all()
+        assert (out[L.PC_TRICKS + t] == df[f"tricks_t{t}"]).all()
+        assert (out[L.PC_CARD_POINTS + t] == df[f"card_points_t{t}"]).all()
+        assert (out[L.PC_ANNOUNCE + t] == df[f"announce_t{t}"]).all()
+        assert (out[L.PC_BELOTE + t] == df[f"belote_t{t}"]).all()
+        assert (out[L.PC_MARKS + t] == df[f"marks_t{t}"]).all()
+    assert (out[L.PC_MADE] == df["made"]).all()
 
 
 def test_takers_and_defence_totals_are_cards_plus_announcements_plus_belote():
@@ -67,24 +68,24 @@ def test_takers_and_defence_totals_are_cards_plus_announcements_plus_belote():
     df = df[~df["passed_out"]].reset_index(drop=True)
     out = _play(df, "federal", ("random", "random"))
     t = (df["taker"].to_numpy() & 1)
-    tot = [out[B.PC_CARD_POINTS + q] + out[B.PC_ANNOUNCE + q] + out[B.PC_BELOTE + q]
+    tot = [out[L.PC_CARD_POINTS + q] + out[L.PC_ANNOUNCE + q] + out[L.PC_BELOTE + q]
            for q in range(2)]
     tt = np.where(t == 0, tot[0], tot[1])
     td = np.where(t == 0, tot[1], tot[0])
-    assert (out[B.PC_TOTAL_TAKERS] == tt).all()
-    assert (out[B.PC_TOTAL_DEFENCE] == td).all()
+    assert (out[L.PC_TOTAL_TAKERS] == tt).all()
+    assert (out[L.PC_TOTAL_DEFENCE] == td).all()
     # "152 points in the cards, +10 for the last trick"; 252 on a capot.
-    cp = out[B.PC_CARD_POINTS] + out[B.PC_CARD_POINTS + 1]
-    capot = (out[B.PC_TRICKS] == 8) | (out[B.PC_TRICKS + 1] == 8)
+    cp = out[L.PC_CARD_POINTS] + out[L.PC_CARD_POINTS + 1]
+    capot = (out[L.PC_TRICKS] == 8) | (out[L.PC_TRICKS + 1] == 8)
     assert (cp[~capot] == 162).all() and (cp[capot] == 252).all()
-    assert ((out[B.PC_TRICKS] + out[B.PC_TRICKS + 1]) == 8).all()
+    assert ((out[L.PC_TRICKS] + out[L.PC_TRICKS + 1]) == 8).all()
     # Federal marks are rounded to tens; made ⇔ T_t ≥ bid and T_t > T_d.
-    assert (out[B.PC_MARKS] % 10 == 0).all()
+    assert (out[L.PC_MARKS] % 10 == 0).all()
     value = df["bid_value"].to_numpy()
     capot_bid = df["capot_bid"].to_numpy()
-    takers_tricks = np.where(t == 0, out[B.PC_TRICKS], out[B.PC_TRICKS + 1])
+    takers_tricks = np.where(t == 0, out[L.PC_TRICKS], out[L.PC_TRICKS + 1])
     made = (tt >= value) & (tt > td) & (~capot_bid | (takers_tricks == 8))
-    assert (out[B.PC_MADE] == made).all()
+    assert (out[L.PC_MADE] == made).all()
 
 
 def test_play_contracts_rows_do_not_depend_on_threads_blocks_or_chunking():
@@ -108,8 +109,8 @@ def test_the_same_deal_and_contract_played_many_times_varies_with_random_players
     many = row.loc[row.index.repeat(2000)].reset_index(drop=True)
     many["trump"] = many["trump"].astype(df["trump"].dtype)
     out = _play(many, "federal", ("random", "random"))
-    assert len(np.unique(out[B.PC_CARD_POINTS])) > 20
-    assert 0.0 < out[B.PC_MADE].mean() < 1.0
+    assert len(np.unique(out[L.PC_CARD_POINTS])) > 20
+    assert 0.0 < out[L.PC_MADE].mean() < 1.0
 
 
 def test_taker_own_tricks_are_reported_and_decide_a_generale():
@@ -119,9 +120,9 @@ def test_taker_own_tricks_are_reported_and_decide_a_generale():
     df = df[~df["passed_out"]].reset_index(drop=True)
     out = _play(df, "classic", ("random", "random"))
     team = df["taker"].to_numpy() & 1
-    team_tricks = np.where(team == 0, out[B.PC_TRICKS], out[B.PC_TRICKS + 1])
-    assert (out[B.PC_TAKER_TRICKS] <= team_tricks).all()
-    assert (out[B.PC_TAKER_TRICKS] < team_tricks).any()
+    team_tricks = np.where(team == 0, out[L.PC_TRICKS], out[L.PC_TRICKS + 1])
+    assert (out[L.PC_TAKER_TRICKS] <= team_tricks).all()
+    assert (out[L.PC_TAKER_TRICKS] < team_tricks).any()
     gen = df["bid_level"].to_numpy() == len(get_profile("classic").bid_values) + 1
     assert gen.sum() > 20
-    assert (out[B.PC_MADE][gen] == (out[B.PC_TAKER_TRICKS][gen] == 8)).all()
+    assert (out[L.PC_MADE][gen] == (out[L.PC_TAKER_TRICKS][gen] == 8)).all()
