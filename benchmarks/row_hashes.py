@@ -8,6 +8,11 @@ any difference). Cases: heuristic and random players, 100,000 federal donnes and
 per other profile (``--quick``: 10,000 and 3,000), seed 1, 2 threads (results do not
 depend on the thread count). ``--param symmetric_ties=0`` hashes the heuristic with the
 old first-in-order tie-break, which must reproduce ``row_hashes-main.json`` exactly.
+
+``--parties`` adds whole parties (``simcoinche.parties``, public API only): 3,000 parties
+per profile and player kind (``--quick``: 300), seed 1, every column of the rows hashed
+by value (the per-donne list columns cell by cell), recorded in
+``parties_hashes.json``.
 """
 
 from __future__ import annotations
@@ -21,14 +26,15 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from simcoinche._kernels.rng import seed_key
-from simcoinche.rules.profiles import PROFILES
-from simcoinche.runs.simulation import _Buffers, _plan
+PROFILE_NAMES = ("federal", "classic", "stephanoise", "strict")
 
 
 def run_hash(players: str, profile: str, n: int, seed: int = 1,
              params: tuple | None = None) -> str:
     """SHA-256 (hex) of the kernel output of donnes ``0 .. n-1`` with recording on."""
+    from simcoinche._kernels.rng import seed_key
+    from simcoinche.runs.simulation import _Buffers, _plan
+
     plan = _plan(n, seed, profile, players, None, n, None, True, params)
     buf = _Buffers(n, True)
     key = seed_key(np.uint64(plan.seed))
@@ -43,7 +49,7 @@ def cases(quick: bool) -> list[tuple[str, str, int]]:
     """(players, profile, donnes) of every hashed run."""
     big, small = (10_000, 3_000) if quick else (100_000, 30_000)
     return [(players, name, big if name == "federal" else small)
-            for players in ("heuristic", "random") for name in PROFILES]
+            for players in ("heuristic", "random") for name in PROFILE_NAMES]
 
 
 def compute(quick: bool, overrides: dict[str, float] | None = None) -> dict[str, str]:
@@ -57,6 +63,35 @@ def compute(quick: bool, overrides: dict[str, float] | None = None) -> dict[str,
     return out
 
 
+def parties_hash(players: str, profile: str, n: int, seed: int = 1) -> str:
+    """SHA-256 (hex) of the rows of parties ``0 .. n-1`` (``simcoinche.parties``): every
+    column by name, list cells by their values and lengths (never by object address)."""
+    import simcoinche
+
+    df = simcoinche.parties(n, seed=seed, profile=profile, players=players, threads=2,
+                            progress=False)
+    h = hashlib.sha256()
+    for name in sorted(df.columns):
+        h.update(name.encode())
+        col = df[name].to_numpy()
+        if col.dtype != object:
+            h.update(np.ascontiguousarray(col).tobytes())
+            continue
+        for cell in col:
+            a = np.asarray(cell)
+            h.update(str(a.dtype).encode())
+            h.update(np.int64(a.size).tobytes())
+            h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
+
+
+def compute_parties(quick: bool) -> dict[str, str]:
+    """Every parties case's hash, keyed ``parties/players/profile/n``."""
+    n = 300 if quick else 3_000
+    return {f"parties/{p}/{prof}/{n}": parties_hash(p, prof, n)
+            for p in ("heuristic", "random") for prof in PROFILE_NAMES}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.row_hashes")
     group = parser.add_mutually_exclusive_group(required=True)
@@ -65,9 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="10,000 / 3,000 donnes")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="heuristic parameter override (e.g. symmetric_ties=0)")
+    parser.add_argument("--parties", action="store_true",
+                        help="hash whole parties instead of donnes (parties_hashes.json)")
     args = parser.parse_args(argv)
     overrides = {k: float(v) for k, v in (p.split("=", 1) for p in args.param)}
-    hashes = compute(args.quick, overrides or None)
+    if args.parties:
+        hashes = compute_parties(args.quick)
+    else:
+        hashes = compute(args.quick, overrides or None)
     if args.write:
         args.write.write_text(json.dumps(hashes, indent=1) + "\n")
         print(f"wrote {len(hashes)} hashes to {args.write}")
