@@ -88,6 +88,12 @@ def _log(msg: str) -> None:
     print(f"[bench] {msg}", file=sys.stderr, flush=True)
 
 
+#: The kernel/reference ratios are information: the old ">= 1000x per call" target was
+#: retired (nobody holds it), so they carry no target and no met/not met.
+RATIO_INFO = ("information only, no target (the retired >= 1000x kernel/reference target "
+              "is not held)")
+
+
 def bench_kernels(res: Results, quick: bool, repeats: int) -> None:
     _log("rule kernels and reference engine")
     inp = kernels.make_inputs(_size("kernel_inputs", quick))
@@ -101,7 +107,8 @@ def bench_kernels(res: Results, quick: bool, repeats: int) -> None:
         note = ("Python random.shuffle + cut + split (the reference engine has no deal)"
                 if name == "deal" else "reference engine, same inputs")
         res.add(Figure(f"reference.{name}", "calls/s", [r[name] for r in ref_runs], note))
-        res.ratio(f"kernel/reference {name}", f"kernel.{name}", f"reference.{name}", 1000)
+        res.ratio(f"kernel/reference {name}", f"kernel.{name}", f"reference.{name}",
+                  note=RATIO_INFO)
 
 
 def _kernel_donnes(players: str, threads: int, n: int, profile: str = "federal") -> float:
@@ -146,7 +153,7 @@ def bench_donnes(res: Results, quick: bool, repeats: int) -> None:
                           repeats),
                    "pure-Python reference engine: deal, random auction, random play, score"))
     res.ratio("kernel/reference random donne (1 thread)", "donnes.random.t1",
-              "reference.donnes.random", 1000)
+              "reference.donnes.random", note=RATIO_INFO)
 
 
 def _e2e(players: str, threads: int, n: int, tmp: Path) -> float:

@@ -188,12 +188,64 @@ def test_cli_json_and_table(capsys):
     assert lines[first + 1].split()[0] == tokens[0]
 
 
+def test_play_dd_scores_each_contract_as_odds_play_dd():
+    """``--play dd``: each row played double dummy gives, at every level, the same
+    made/failed as ``odds --play dd`` (:func:`dd_levels`) on the same deals, and the
+    takers' card points are the DD solver's."""
+    from simcoinche._kernels.layout import PC_CARD_POINTS
+    from simcoinche._kernels.sampler import made_at_levels
+    from simcoinche.analysis.advisor import play_dd
+    from simcoinche.analysis.dd import solve_many
+    from simcoinche.runs.dd_columns import dd_levels
+
+    for profile, hand, kind in [("federal", "JS 9S AS TD AH KC 7C 8D", 0),
+                                ("classic", "JH 9H AH TH KH AS AD 7C", 1),
+                                ("classic", "AS TS AH TH AD KD AC 7C", 4),
+                                ("classic", "JS 9S JH 9H AD TD JC 8C", 5)]:
+        prof = get_profile(profile)
+        n = 24
+        hands = deals(hand, 1).sample(n, 2, 0)
+        dealer, seat = 0, 1
+        levels = np.arange(prof.n_levels, dtype=np.int64)   # the ladder, capot, générale
+        pc = play_dd(np.uint64(0), hands, dealer, np.full(n, seat, np.int8),
+                     np.full(n, kind, np.int8), None, None, prof.packed)
+        ok = np.empty((len(levels), n), dtype=np.uint8)
+        made_at_levels(pc, seat & 1, kind, levels, prof.packed, ok)
+        want, _, _ = dd_levels(hands, dealer, seat, kind, levels, prof.packed)
+        assert np.array_equal(ok.sum(axis=1), want), profile
+        c0 = np.asarray(solve_many(hands, dealer, kind, profile))   # team 0, 252: sweep
+        assert np.array_equal(pc[PC_CARD_POINTS],
+                              np.where(c0 == 252, prof.capot_card_points, c0))
+
+
+def test_advise_play_dd_and_pimc_api_and_cli(capsys):
+    kw = {"samples": 40, "seed": 2, "max_bid": 90, "progress": False}
+    dd_r = advise(MONSTER, play="dd", **kw)
+    heur = advise(MONSTER, **kw)
+    assert dd_r.play == "dd" and dd_r.samples == heur.samples == 40
+    # Same deals and auctions: the same actions, other values (perfect play).
+    assert [a.action for a in sorted(dd_r.actions, key=lambda a: a.code)] == \
+        [a.action for a in sorted(heur.actions, key=lambda a: a.code)]
+    assert not np.array_equal(dd_r.diffs, heur.diffs)
+    for play in ("dd", "pimc:worlds=4"):
+        argv = ["advise", "--hand", MONSTER, "--play", play, "--samples", "20",
+                "--max-bid", "80", "--no-progress", "--json"]
+        assert main(argv) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert doc["play"] == play and doc["deals"] == 20
+        assert set(doc) == set(heur.to_dict())
+        assert [set(a) for a in doc["actions"]] == [set(heur.to_dict()["actions"][0])] * \
+            len(doc["actions"])
+
+
 @pytest.mark.parametrize("play, fragment", [
-    ("dd", "--play dd is not available yet (the double-dummy solver has not landed)"),
-    ("pimc", "--play pimc is not available yet (the PIMC player has not landed)"),
     ("nope", "unknown --play 'nope': expected heuristic, dd, pimc"),
+    ("dd:worlds=3", "--play 'dd:worlds=3': the dd play takes no parameters"),
+    ("heuristic:open_min=90", "the heuristic play takes no parameters"),
+    ("pimc:worlds=0", "--play 'pimc:worlds=0': "),
+    ("pimc:depth=2", "--play 'pimc:depth=2': "),
 ])
-def test_play_modes_not_available_yet_are_one_line_exit_2(play, fragment, capsys):
+def test_bad_play_modes_are_one_line_exit_2(play, fragment, capsys):
     status = main(["advise", "--hand", MONSTER, "--play", play, "--samples", "10",
                    "--no-progress"])
     assert status == 2

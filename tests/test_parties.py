@@ -39,6 +39,7 @@ from simcoinche._kernels.partie import (
     run_parties,
 )
 from simcoinche._kernels.rng import seed_key
+from simcoinche.analysis.stats import wilson_interval
 from simcoinche.commands.cli import main
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import get_profile
@@ -269,45 +270,88 @@ def test_capped_parties_are_flagged_and_left_out_of_the_table(federal):
     pd.testing.assert_frame_equal(df[~capped], federal[~long])
     t = W.win_probability(df)
     start = t[(t.own_min == 0) & (t.other_min == 0)].iloc[0]
-    assert start.n == 2 * int((~capped).sum())
+    assert start.n == int((~capped).sum()) and start.observations == 2 * start.n
 
 
 # --- the win-probability table ------------------------------------------------------------
 
 
-def test_win_probability_counts_a_partie_once_per_team_and_cell():
+def test_win_probability_counts_parties_once_per_cell_and_orientation():
     df = pd.DataFrame({
-        "partie": [0, 1], "winner": [0, 1], "n_donnes": [3, 1],
-        "score_t0": [np.array([0, 50, 650]), np.array([0])],
-        "score_t1": [np.array([0, 60, 910]), np.array([0])],
+        "partie": [0, 1, 2], "winner": [0, 1, 0], "n_donnes": [3, 1, 2],
+        "score_t0": [np.array([0, 50, 650]), np.array([0]), np.array([0, 620])],
+        "score_t1": [np.array([0, 60, 910]), np.array([0]), np.array([0, 930])],
     })
     t = W.win_probability(df, bin_width=100, target=1000).set_index(["own", "other"])
-    # Cell 0-99 × 0-99: both parties, both teams, partie 0's two donnes there counted once.
-    assert (t.loc[("0–99", "0–99"), "n"], t.loc[("0–99", "0–99"), "wins"]) == (4, 2)
-    assert (t.loc[("600–699", "900–999"), "n"], t.loc[("600–699", "900–999"), "wins"]) == (1, 1)
-    assert (t.loc[("900–999", "600–699"), "n"], t.loc[("900–999", "600–699"), "wins"]) == (1, 0)
+    # Cell 0-99 × 0-99: three parties (partie 0's two donnes there counted once), each
+    # seen from both orientations with opposite outcomes: 50 % by construction, no
+    # interval, n counts parties.
+    start = t.loc[("0–99", "0–99")]
+    assert (start.n, start.observations, start.wins, start.p) == (3, 6, 3, 0.5)
+    assert bool(start.symmetric) and np.isnan(start.low) and np.isnan(start.high)
+    # Off the diagonal: one observation per partie, Wilson on the parties.
+    behind = t.loc[("600–699", "900–999")]
+    assert (behind.n, behind.observations, behind.wins) == (2, 2, 2)
+    assert not behind.symmetric
+    low, high = wilson_interval(2, 2)
+    assert (behind.low, behind.high) == (low, high) and behind.high == 1
+    ahead = t.loc[("900–999", "600–699")]
+    assert (ahead.n, ahead.observations, ahead.wins) == (2, 2, 0)
     assert len(t) == 3
-    assert t.loc[("600–699", "900–999"), "low"] > 0.2 and t.loc[("600–699", "900–999"), "high"] == 1
+    pivot = W.win_probability_pivot(t.reset_index())
+    assert pivot.set_index("us \\ them").loc["0–99", "0–99"] == "(50)"
+
+
+def test_a_partie_observed_twice_in_a_cell_gets_a_cluster_robust_interval():
+    # Cells 0, 1: cell 0 has four parties with one observation each (plain Wilson on
+    # 4); cell 1 has partie 10 with two observations (one win, one loss) and parties 11,
+    # 12 with one win each: p = 3/4 over 4 observations from 3 parties.
+    cell = np.array([0, 0, 0, 0, 1, 1, 1])
+    m = np.array([1, 1, 1, 1, 2, 1, 1])
+    y = np.array([1, 1, 0, 1, 1, 1, 1])
+    g, obs, w, low, high = W.clustered_wilson(cell, m, y, 2)
+    assert g.tolist() == [4, 3] and obs.tolist() == [4, 4] and w.tolist() == [3, 3]
+    lo4, hi4 = wilson_interval(3, 4)
+    assert (low[0], high[0]) == (lo4, hi4)
+    # CR0 variance: residuals y - p m = 1 - 1.5, 0.25, 0.25 → V = (0.25 + 0.0625 * 2)
+    # / 16; n_eff = p (1 - p) / V = 0.1875 / 0.0234375 = 8, capped at the 3 parties.
+    lo3, hi3 = _wilson_float(0.75, 3.0)
+    assert np.isclose(low[1], lo3) and np.isclose(high[1], hi3)
+    # Only mirrored pairs (the diagonal): no information, no interval.
+    g, obs, w, low, high = W.clustered_wilson(np.array([0, 0]), np.array([2, 2]),
+                                              np.array([1, 1]), 1)
+    assert (g[0], obs[0], w[0]) == (2, 4, 2) and np.isnan(low[0]) and np.isnan(high[0])
+
+
+def _wilson_float(p, n, z=1.96):
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
 
 
 def test_win_probability_on_a_run(federal):
     t = W.win_probability(federal)
     start = t[(t.own_min == 0) & (t.other_min == 0)].iloc[0]
-    # Every partie starts at 0-0: two observations (one per team), one win each.
-    assert (start.n, start.wins) == (1200, 600)
-    assert ((t.low <= t.p) & (t.p <= t.high)).all()
+    # Every partie starts at 0-0: 600 parties, two observations each (one per team), one
+    # win each: the diagonal is symmetric by construction, without an interval.
+    assert (start.n, start.observations, start.wins) == (600, 1200, 600)
+    assert (t.symmetric == (t.own_min == t.other_min)).all()
+    assert t[t.symmetric].low.isna().all() and (t[t.symmetric].p == 0.5).all()
+    off = t[~t.symmetric]
+    assert (off.observations == off.n).all()
+    assert ((off.low <= off.p) & (off.p <= off.high)).all()
     # Pooling both teams makes the table complementary: P(a, b) + P(b, a) = 1.
     m = t.set_index(["own_min", "other_min"])
     for (a, b), r in m.iterrows():
         assert m.loc[(b, a), "n"] == r.n
-        assert m.loc[(b, a), "wins"] + r.wins == r.n
+        assert m.loc[(b, a), "wins"] + r.wins == r.observations
     # Far ahead wins more often than far behind.
     assert m.loc[(1500, 500), "p"] > 0.8 > 0.2 > m.loc[(500, 1500), "p"]
     assert t["own"].iloc[-1] == "2000+" and pd.isna(t["own_max"].iloc[-1])
     pivot = W.win_probability_pivot(W.win_probability(federal, bin_width=500))
     assert list(pivot.columns) == ["us \\ them", "0–499", "500–999", "1000–1499",
                                    "1500–1999", "2000+"]
-    assert pivot.iloc[0, 1] == "50"
+    assert pivot.iloc[0, 1] == "(50)"
     with pytest.raises(InputError, match="bin_width"):
         W.win_probability(federal, bin_width=0)
 
@@ -319,11 +363,12 @@ def test_report_of_a_parties_run_shows_the_table(federal, tmp_path, capsys):
     rep = tmp_path / "rep"
     text = (rep / "report.md").read_text()
     assert "Chances of winning the partie from a score" in text
-    assert "| 0–199 | 50 |" in text and "![win_probability](win_probability.png)" in text
+    assert "| 0–199 | (50) |" in text and "![win_probability](win_probability.png)" in text
     assert (rep / "win_probability.png").stat().st_size > 10_000
     csv = pd.read_csv(rep / "win_probability.csv")
     assert list(csv.columns) == ["own_min", "own_max", "other_min", "other_max", "own",
-                                 "other", "n", "wins", "p", "low", "high"]
+                                 "other", "n", "observations", "wins", "p", "low", "high",
+                                 "symmetric"]
     assert csv["n"].sum() == W.win_probability(federal)["n"].sum()
     with pytest.raises(InputError, match="not a parties run"):
         W.partie_donnes(_simulated(tmp_path))
@@ -480,10 +525,10 @@ def test_win_probability_script_runs_then_reuses_each_profile(tmp_path, monkeypa
     text = (tmp_path / "o" / "win_probability.md").read_text()
     assert "## federal" in text and "## strict" in text and "parties/s" in text
     assert "640 against 910 (cell 600–699 against 900–999)" in text
-    assert "| 0–199 | 50 |" in text
+    assert "| 0–199 | (50) |" in text
     assert (tmp_path / "o" / "win_probability_federal.png").stat().st_size > 10_000
     csv = pd.read_csv(tmp_path / "o" / "win_probability_strict.csv")
-    assert csv["n"].iloc[0] == 800
+    assert (csv["n"].iloc[0], csv["observations"].iloc[0]) == (400, 800)
     run = tmp_path / "runs" / "simcoinche-parties-federal-s1-n400.parquet"
     stamp = run.stat().st_mtime_ns
     assert script.main(argv) == 0

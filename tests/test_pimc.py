@@ -307,3 +307,49 @@ def test_odds_play_the_sampled_deals_with_pimc_players():
     heur = odds(hand, players="heuristic", **kw).kind("H").totals
     assert len(pimc) == len(heur) == 16
     assert (pimc != heur).any()
+
+
+# --- odds / advise with PIMC seats choose the double-dummy card (issue 20, item 3) -------
+
+# Six top hearts and two aces, the taker on lead (odds' default dealer): leading trumps
+# twice draws the two outstanding trumps and every card wins after that, so at hearts
+# the takers win all 8 tricks in every deal whatever the defence does. Leading a side
+# ace first (the lowest legal card of this hand: spades are the lowest bits) loses a
+# trick whenever the defender holding a trump is void in that suit.
+CAPOT_HAND = "JH 9H AH TH KH QH AS AD"
+
+
+def test_odds_with_pimc_players_find_the_double_dummy_capot_on_every_deal():
+    """Every deal is a capot under double-dummy play (checked with ``play="dd"``); PIMC
+    seats find it on every deal. Lowest-legal-card play (PIMC without its ``think``
+    table, the bug fixed in c8bf071) leads the ace of spades and is ruffed on some."""
+    from simcoinche.analysis.hand_odds import odds
+
+    kw = {"trump": "H", "samples": 40, "seed": 3, "progress": False}
+    dd_play = odds(CAPOT_HAND, play="dd", **kw).kind("H")
+    assert dd_play.all_tricks == 40
+    pimc = odds(CAPOT_HAND, players="pimc:worlds=8", **kw).kind("H")
+    assert pimc.all_tricks == 40
+    assert np.array_equal(pimc.totals, dd_play.totals)
+
+
+def test_advise_plays_with_pimc_seats_find_the_double_dummy_capot_on_every_deal():
+    """The advisor's card play (``advise --players pimc``, and ``--play pimc``) on the
+    same position and the same deals as the odds test: every row is a capot."""
+    from simcoinche._kernels.layout import PC_TRICKS
+    from simcoinche.analysis.advisor import play_heuristic, play_pimc
+    from simcoinche.analysis.hand_odds import deals
+    from simcoinche.runs.simulation import team_players
+
+    n = 40
+    hands = deals(CAPOT_HAND, 0).sample(n, 3, 0)
+    key = np.uint64(seed_key(np.uint64(3)))
+    taker = np.zeros(n, dtype=np.int8)
+    kind = np.full(n, 1, dtype=np.int8)                       # hearts
+    _, codes, rows = team_players("pimc:worlds=8", None)
+    pc = play_heuristic(key, hands, 3, taker, kind, codes, rows, FEDERAL.packed)
+    assert (pc[PC_TRICKS] == 8).all()
+    _, hcodes, hrows = team_players("heuristic", None)
+    pc = play_pimc(key, hands, 3, taker, kind, hcodes, hrows, FEDERAL.packed,
+                   overrides={"worlds": 8})
+    assert (pc[PC_TRICKS] == 8).all()

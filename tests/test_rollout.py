@@ -58,26 +58,37 @@ def _replay(hands: list[list[int]], dealer: int, kind: int, cards: np.ndarray,
 def test_rollout_plays_only_legal_cards_and_scores_as_the_reference(profile, kind):
     hands = _dealt(7 + kind)
     dealer = kind & 3
-    points, cards = simcoinche.runs.rollout(hands, dealer, kind, 300, seed=3, profile=profile,
+    points, cards = simcoinche.rollout(hands, dealer, kind, 300, seed=3, profile=profile,
                                        record=True)
     assert points.dtype == np.int16 and cards.shape == (300, 32)
     prof = get_profile(profile)
     total = sum(ref.card_points(c, kind, prof) for c in range(32)) + prof.last_trick_bonus
-    capots = 0
     for i in range(300):
         p0, p1 = _replay(hands, dealer, kind, cards[i], profile)
         assert points[i] == p0
         # Per playout the two teams share the kind's total (162 federal), or a capot.
         assert p0 + p1 == total or {p0, p1} == {0, prof.capot_card_points}
-        capots += p0 + p1 != total
+    # A capot is scored as the reference scores it: seat 0 holds a whole suit (the trump
+    # suit, or spades at SA/TA) and leads, so it wins every trick of every playout.
+    suit = kind if kind < 4 else 0
+    full = list(range(8 * suit, 8 * suit + 8))
+    rest = [c for c in range(32) if c not in full]
+    random.Random(kind).shuffle(rest)
+    capot_hands = [full] + [sorted(rest[8 * s:8 * s + 8]) for s in range(3)]
+    cpoints, ccards = simcoinche.rollout(capot_hands, 3, kind, 50, seed=4,
+                                         profile=profile, record=True)
+    assert (cpoints == prof.capot_card_points).all()
+    for i in range(50):
+        assert _replay(capot_hands, 3, kind, ccards[i], profile) == (
+            prof.capot_card_points, 0)
     assert len({tuple(c) for c in cards.tolist()}) > 250  # the playouts differ
 
 
 def test_rollout_is_the_same_whatever_the_thread_count():
     hands = _dealt(11)
-    a = simcoinche.runs.rollout(hands, 2, "H", 20_000, seed=5, threads=1)
-    b = simcoinche.runs.rollout(hands, 2, "H", 20_000, seed=5, threads=2)
-    c = simcoinche.runs.rollout(hands, 2, "H", 20_000, seed=6, threads=2)
+    a = simcoinche.rollout(hands, 2, "H", 20_000, seed=5, threads=1)
+    b = simcoinche.rollout(hands, 2, "H", 20_000, seed=5, threads=2)
+    c = simcoinche.rollout(hands, 2, "H", 20_000, seed=6, threads=2)
     assert np.array_equal(a, b)
     assert not np.array_equal(a, c)
 
@@ -86,8 +97,8 @@ def test_rollout_accepts_bitboards_and_card_texts_alike():
     hands = _dealt(12)
     masks = [sum(1 << c for c in h) for h in hands]
     texts = [" ".join(format_cards(h)) for h in hands]
-    a = simcoinche.runs.rollout(masks, 0, 0, 500, seed=1)
-    assert np.array_equal(a, simcoinche.runs.rollout(texts, 0, "S", 500, seed=1))
+    a = simcoinche.rollout(masks, 0, 0, 500, seed=1)
+    assert np.array_equal(a, simcoinche.rollout(texts, 0, "S", 500, seed=1))
 
 
 def _exact(hands: list[set[int]], leader: int, kind: int, prof) -> dict[int, Fraction]:
@@ -123,7 +134,7 @@ def test_rollout_distribution_on_an_ending_matches_exact_random_play():
     masks = check_hands(hands)
     exact = _exact([set(from_mask(int(m))) for m in masks], 1, 1, prof)
     n = 40_000
-    points = simcoinche.runs.rollout(hands, 0, "H", n, seed=9)
+    points = simcoinche.rollout(hands, 0, "H", n, seed=9)
     values = sorted(exact)
     assert set(np.unique(points).tolist()) <= set(values)
     observed = np.array([(points == v).sum() for v in values], dtype=float)
@@ -145,4 +156,4 @@ def test_rollout_distribution_on_an_ending_matches_exact_random_play():
 ])
 def test_rollout_rejects_bad_input_in_one_line(hands, dealer, kind, n, match):
     with pytest.raises(InputError, match=match):
-        simcoinche.runs.rollout(hands, dealer, kind, n)
+        simcoinche.rollout(hands, dealer, kind, n)

@@ -31,8 +31,12 @@ share of the deals ending in a contract where that contract is made (whoever hol
 and ``p_ours`` the share in which the player's team holds the final contract.
 
 Card play (``play``): :data:`PLAY_MODES` maps a name to the function that plays the
-final contracts. ``dd`` (double-dummy) and ``pimc`` are reserved for the solvers being
-built; until they are wired in :data:`PLAY_MODES` they are refused with a one-line error.
+final contracts: ``heuristic`` the model players' own card play (PIMC's when they are
+``pimc``), ``dd`` every final contract played double dummy (:func:`play_dd`, as
+``odds --play dd``: exact, slow — tens of milliseconds per distinct deal and kind, so use
+a few hundred samples), ``pimc`` or ``pimc:worlds=N`` every seat's card play by the PIMC
+player (:func:`play_pimc`, as ``odds --players pimc``). The auction is the model players'
+whatever the play.
 """
 
 from __future__ import annotations
@@ -95,33 +99,159 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
     return pc
 
 
-#: Card play of the final contracts by name. ``None``: known but not available yet — the
-#: lead wires ``dd`` (double-dummy solver) and ``pimc`` (PIMC player) here when they land.
-PLAY_MODES: dict[str, PlayMode | None] = {
+def play_pimc(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
+              kind: np.ndarray, codes: np.ndarray, params: np.ndarray, prof: np.ndarray,
+              overrides: Mapping[str, float] | None = None) -> np.ndarray:
+    """The final contracts played by ``pimc`` seats at all four seats (``--play pimc``).
+
+    Each team's card play is the PIMC player's (:mod:`simcoinche._kernels.pimc`), with
+    the team's own parameters where the team's model player is ``heuristic`` or ``pimc``
+    (PIMC's parameters are the heuristic's plus ``worlds``), then ``overrides`` (from
+    ``--play pimc:worlds=N``); a ``random`` team's card play becomes PIMC's defaults.
+    Row ``r`` draws its worlds from the players' stream of index ``r`` of ``run_key``, as
+    ``odds --players pimc`` does (:func:`play_heuristic` with PIMC codes).
+    """
+    from simcoinche.players.registry import PIMC, PLAYERS, param_array, params_dict
+
+    by_code = {k.code: k for k in PLAYERS.values()}
+    rows = np.empty_like(params)
+    for t in range(2):
+        pk = by_code[int(codes[t])]
+        own = params_dict(pk, params[t]) if pk.name in ("heuristic", "pimc") else {}
+        rows[t] = param_array(PIMC, {**own, **(overrides or {})})
+    pimc_codes = np.full(2, PIMC.code, dtype=codes.dtype)
+    return play_heuristic(run_key, hands, dealer, taker, kind, pimc_codes, rows, prof)
+
+
+def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
+            kind: np.ndarray, codes: np.ndarray, params: np.ndarray,
+            prof: np.ndarray) -> np.ndarray:
+    """The final contracts played double dummy (``--play dd``), as ``odds --play dd``.
+
+    Every distinct (deal, contract kind) is solved once (all hands visible, perfect
+    play from the opening lead of seat ``dealer + 1``; RULES.md, "Rulings on points the
+    sources leave open"; :func:`simcoinche.runs.dd_columns.solve_kinds`), and each row is
+    scored off that value as :func:`simcoinche._kernels.dd_batch.dd_outcomes` scores it:
+    the card points per team (a sweep counted as the profile counts a capot), tricks
+    ``8/0`` for a sweep and ``4/4`` otherwise (the rules read only "all 8 tricks" of
+    them), every seat's announcements declared and compared, belote, and for a générale
+    whether the bidder alone can force all 8 tricks. The players, ``run_key`` and
+    ``codes``/``params`` play no part: the value of a deal is exact.
+    """
+    from simcoinche._kernels.announce import belote_points, team_announcements
+    from simcoinche._kernels.donne import has_declarable
+    from simcoinche._kernels.layout import (
+        P_CAPOT_CARD_POINTS,
+        P_N_BID_VALUES,
+        PC_ANNOUNCE,
+        PC_BELOTE,
+        PC_CARD_POINTS,
+        PC_LEN,
+        PC_TAKER_TRICKS,
+        PC_TRICKS,
+    )
+    from simcoinche.runs.dd_columns import _outcomes, solve_kinds
+
+    m = hands.shape[0]
+    pc = np.zeros((PC_LEN, m), dtype=np.int32)
+    if m == 0:
+        return pc
+    hands = np.ascontiguousarray(hands, dtype=np.uint32)
+    kind = np.asarray(kind, dtype=np.int64)
+    taker = np.asarray(taker, dtype=np.int64)
+    # One solve per distinct (deal, kind): the value depends on nothing else.
+    c0 = np.zeros(m, dtype=np.int16)
+    for k in np.unique(kind).tolist():
+        rows_k = np.flatnonzero(kind == k)
+        uniq, inv = np.unique(hands[rows_k], axis=0, return_inverse=True)
+        out = np.zeros((6, uniq.shape[0]), dtype=np.int16)
+        solve_kinds(np.ascontiguousarray(uniq), np.full(uniq.shape[0], dealer,
+                                                        dtype=np.int64),
+                    [k], prof, out)
+        c0[rows_k] = out[k][inv.ravel()]
+    nv = int(prof[P_N_BID_VALUES])
+    has_generale = bool(_generale_value(prof))
+    levels = [0, nv + 1] if has_generale else [0]
+    lv = np.ascontiguousarray(np.repeat(np.array(levels, dtype=np.int64)[:, None], m,
+                                        axis=1))
+    points, _, made = _outcomes(hands, np.full(m, dealer, dtype=np.int64), taker, kind,
+                                c0, lv, prof)
+    capot = int(prof[P_CAPOT_CARD_POINTS])
+    sweep = points == capot                      # [m, 2]: that team wins all 8 tricks
+    team = taker & 1
+    for q in range(2):
+        pc[PC_CARD_POINTS + q] = points[:, q]
+        pc[PC_TRICKS + q] = np.where(sweep[:, q], 8, np.where(sweep[:, 1 - q], 0, 4))
+    own = np.where(team == 0, pc[PC_TRICKS], pc[PC_TRICKS + 1])
+    if has_generale:
+        # The bidder alone sweeps: made at the générale level (dd_outcomes asks it only
+        # when his team sweeps); otherwise at most 7 of his team's 8 tricks are his.
+        own = np.where(made[1] == 1, 8, np.minimum(own, 7))
+    pc[PC_TAKER_TRICKS] = own
+    declare = np.ones(4, dtype=np.uint8)
+    ann = np.zeros(2, dtype=np.int32)
+    bel = np.zeros(2, dtype=np.int32)
+    for j in range(m):
+        h = hands[j]
+        if has_declarable(h):
+            team_announcements(h, kind[j], declare, prof, ann)
+            pc[PC_ANNOUNCE, j] = ann[0]
+            pc[PC_ANNOUNCE + 1, j] = ann[1]
+        belote_points(h, kind[j], prof, bel)
+        pc[PC_BELOTE, j] = bel[0]
+        pc[PC_BELOTE + 1, j] = bel[1]
+    return pc
+
+
+def _generale_value(prof: np.ndarray) -> int:
+    """The générale value of a packed profile (0: the profile has no générale)."""
+    from simcoinche._kernels.layout import P_GENERALE_VALUE
+
+    return int(prof[P_GENERALE_VALUE])
+
+
+#: Card play of the final contracts by name (``--play``): ``heuristic`` the model
+#: players' own play, ``dd`` double dummy, ``pimc`` PIMC seats (which takes
+#: ``pimc:worlds=N`` and the heuristic's parameters, :func:`get_play_mode`).
+PLAY_MODES: dict[str, PlayMode] = {
     "heuristic": play_heuristic,
-    "dd": None,
-    "pimc": None,
+    "dd": play_dd,
+    "pimc": play_pimc,
 }
-_NOT_YET = {"dd": "the double-dummy solver", "pimc": "the PIMC player"}
 
 
-def get_play_mode(name: str) -> PlayMode:
-    """The play function called ``name``.
+def get_play_mode(name: str) -> tuple[str, PlayMode]:
+    """The play mode ``name`` (``heuristic``, ``dd``, ``pimc`` or ``pimc:name=value,…``).
+
+    Returns
+    -------
+    (str, callable)
+        The mode's canonical text (``"pimc:worlds=8"``) and its play function.
 
     Raises
     ------
     InputError
-        An unknown name, or a mode that is not available yet (``dd``, ``pimc``).
+        An unknown mode, parameters given to a mode that takes none (``heuristic``,
+        ``dd``), or a bad PIMC parameter (one line naming it).
     """
-    key = str(name).strip().lower()
+    from functools import partial
+
+    from simcoinche.players.registry import PIMC, parse_player_spec, spec_name
+
+    text = str(name).strip()
+    key, sep, _ = text.partition(":")
+    key = key.strip().lower()
     if key not in PLAY_MODES:
         raise InputError(f"unknown --play {name!r}: expected " + ", ".join(PLAY_MODES))
-    fn = PLAY_MODES[key]
-    if fn is None:
-        what = _NOT_YET.get(key, f"--play {key}")
-        raise InputError(f"--play {key} is not available yet ({what} has not landed); "
-                         "use --play heuristic")
-    return fn
+    if key != "pimc":
+        if sep:
+            raise InputError(f"--play {text!r}: the {key} play takes no parameters")
+        return key, PLAY_MODES[key]
+    try:
+        _, overrides = parse_player_spec("pimc" + text[len(key):])
+    except InputError as exc:
+        raise InputError(f"--play {text!r}: {exc}") from None
+    return spec_name(PIMC, overrides), partial(play_pimc, overrides=overrides)
 
 
 def candidate_actions(auction: ObservedAuction, max_level: int) -> list[int]:
@@ -355,8 +485,9 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     params : pair of mappings, optional
         Their parameter overrides per team.
     play : str
-        Card play of the final contracts: ``heuristic`` (``dd``, ``pimc``: not available
-        yet).
+        Card play of the final contracts: ``heuristic`` (the model players' own),
+        ``dd`` (double dummy) or ``pimc`` / ``pimc:worlds=N`` (PIMC seats); see
+        :data:`PLAY_MODES`.
     max_bid : str or int, optional
         Highest bid value considered (``160``, ``capot``, ``generale``; default capot).
     max_draws : int
@@ -382,7 +513,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     prof = get_profile(profile)
     observed = parse_auction(auction, prof, seat, dealer)
     d = deals(hand, observed.seat, give, void)
-    play_fn = get_play_mode(play)
+    play, play_fn = get_play_mode(play)
     samples = positive_int(samples, "samples")
     seed = check_seed(seed)
     pk, codes, rows = team_players(players, params)

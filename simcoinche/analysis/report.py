@@ -510,10 +510,14 @@ def write_parties_report(results: str | os.PathLike[str], out: Path,
           f"## {OVERVIEW_CAPTION}", "", markdown_table(overview), "",
           "## Chances of winning the partie from a score", "",
           "P(a team wins the partie | its total, the other team's total), in %, from the "
-          "score before every donne of every finished partie (both teams; a partie "
-          "counts once per team and cell). Rows: the team's total; columns: the other "
-          f"team's. Cells observed fewer than {min_count:,} times are empty. The full "
-          f"table with counts and Wilson 95 % intervals, in {bin_width}-point bins, is "
+          "score before every donne of every finished partie, seen from both teams: a "
+          "partie counts once per cell it visits for each team orientation. Rows: the "
+          "team's total; columns: the other team's. Off the diagonal each partie gives a "
+          "cell one observation; on the diagonal, shown `(50)`, it gives both "
+          "orientations with opposite outcomes, so 50 % holds by construction and is not "
+          f"a measurement. Cells visited by fewer than {min_count:,} parties are empty. "
+          f"The full table in {bin_width}-point bins, with counts of parties and 95 % "
+          f"intervals computed on parties (Wilson; none on the diagonal), is "
           f"`{TABLE_NAME}.csv`.", "",
           _pivot_markdown(win_probability_pivot(coarse, min_count)), ""]
     for p in pngs:

@@ -1,8 +1,9 @@
 """The chances of winning a partie from a score, read off a ``simcoinche parties`` run.
 
 :func:`partie_donnes` flattens a parties run to one row per donne; :func:`win_probability`
-turns those rows into P(a team wins | its total, the other's total) with Wilson
-intervals; :func:`win_probability_pivot` lays it out as a grid.
+turns those rows into P(a team wins | its total, the other's total), counted on parties
+with intervals on parties (:func:`clustered_wilson`); :func:`win_probability_pivot` lays
+it out as a grid.
 """
 
 from __future__ import annotations
@@ -90,18 +91,88 @@ def partie_donnes(source: pd.DataFrame | str | os.PathLike[str],
     return out
 
 
+def clustered_wilson(cluster_cell: np.ndarray, m: np.ndarray, y: np.ndarray,
+                     n_cells: int, z: float = 1.96
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Proportions per cell with a cluster-robust Wilson interval (clusters: parties).
+
+    Each cluster ``i`` (one partie in one cell) supplies ``m[i]`` observations of which
+    ``y[i]`` are successes. Per cell, with ``G`` clusters, ``M = sum m`` and
+    ``p = sum y / M`` (the ratio estimator), the cluster-robust variance of ``p`` is
+    ``V = sum (y_i - p m_i)^2 / M^2`` (the sandwich, CR0). The interval is Wilson's at the
+    effective number of independent observations ``n_eff = p (1 - p) / V``, capped at
+    ``G``: exactly Wilson on ``G`` parties when no partie supplies two observations to
+    the cell (then ``V = p (1 - p) / G``), and never narrower than one independent
+    observation per partie. When ``V = 0`` with ``0 < p < 1`` (every partie supplies
+    opposite outcomes that cancel, as on the diagonal of the win-probability table) the
+    data say nothing about ``p``: ``low``/``high`` are NaN.
+
+    Parameters
+    ----------
+    cluster_cell : int64[k]
+        Cell of each cluster (``0 .. n_cells-1``).
+    m, y : int64[k]
+        Observations and successes of each cluster (``0 <= y <= m``, ``m >= 1``).
+    n_cells : int
+    z : float
+        Normal quantile (1.96 → 95 %).
+
+    Returns
+    -------
+    clusters, observations, successes : int64[n_cells]
+    low, high : float64[n_cells]
+        The interval (NaN for an empty cell or one without information).
+    """
+    g = np.bincount(cluster_cell, minlength=n_cells).astype(np.int64)
+    big_m = np.bincount(cluster_cell, weights=m, minlength=n_cells).astype(np.int64)
+    w = np.bincount(cluster_cell, weights=y, minlength=n_cells).astype(np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = w / big_m
+        r = y - p[cluster_cell] * m
+        v = np.bincount(cluster_cell, weights=r * r, minlength=n_cells) / big_m.astype(
+            np.float64) ** 2
+        n_eff = np.where(v > 0, np.minimum(p * (1 - p) / v, g), g).astype(np.float64)
+    # V = 0 in a cell where some partie gives several observations: the outcomes are
+    # the same proportion p in every partie (here: each partie's two orientations, one
+    # win and one loss), so the cell carries no information on p — no interval.
+    low = np.full(n_cells, np.nan)
+    high = np.full(n_cells, np.nan)
+    # One observation per partie: the plain Wilson interval on the parties.
+    single = np.flatnonzero((g > 0) & (big_m == g))
+    if single.size:
+        low[single], high[single] = wilson_interval(w[single], g[single], z)
+    # Several observations from some partie: Wilson at the effective count.
+    k = np.flatnonzero((g > 0) & (big_m > g) & (v > 0))
+    if k.size:
+        pk, nk = p[k], n_eff[k]
+        z2 = z * z
+        centre = (pk + z2 / (2 * nk)) / (1 + z2 / nk)
+        half = z * np.sqrt(pk * (1 - pk) / nk + z2 / (4 * nk * nk)) / (1 + z2 / nk)
+        low[k] = np.clip(centre - half, 0.0, 1.0)
+        high[k] = np.clip(centre + half, 0.0, 1.0)
+    return g, big_m, w, low, high
+
+
 def win_probability(source: pd.DataFrame | str | os.PathLike[str],
                     bin_width: int = DEFAULT_BIN_WIDTH, target: int | None = None,
                     min_count: int = 1, z: float = 1.96) -> pd.DataFrame:
     """P(a team wins the partie | its total, the other team's total), binned.
 
-    Every donne of every finished partie gives two observations, one per team, of the
-    score before the donne: (this team's total, the other's total) → did this team win
-    the partie. A partie counts once per team and cell: the first time its score enters
-    the cell (so the observations of a cell are independent parties and the Wilson
-    interval holds). Parties stopped at ``max_donnes`` (winner -1) are left out.
-    Both teams are pooled: the dealer moves every donne and the first dealer turns with
-    the partie index, so a cell mixes every seat to deal.
+    What is counted. Before every donne of every finished partie the score is seen from
+    both team *orientations*: (team 0's total, team 1's) → did team 0 win, and (team 1's,
+    team 0's) → did team 1 win. Each orientation of a partie counts once per cell it
+    visits (the first time). So a partie supplies one observation to an off-diagonal
+    cell per orientation that visits it — and since a team's total never decreases, one
+    orientation at most: off the diagonal, observations are parties, independent, with
+    a Wilson interval. On the diagonal (both totals in the same bin) every visit is seen
+    from both orientations at once, with opposite outcomes: such a cell's 50 % is true
+    *by construction* (both teams pooled), not a measurement, so it is flagged
+    ``symmetric`` and gets no interval. Intervals are computed on parties whatever the
+    input (:func:`clustered_wilson`, clusters = parties): a cell where one partie
+    supplies several observations gets a cluster-robust interval. ``n`` counts parties.
+    Parties stopped at ``max_donnes`` (winner -1) are left out. The dealer moves every
+    donne and the first dealer turns with the partie index, so a cell mixes every seat
+    to deal.
 
     Parameters
     ----------
@@ -113,7 +184,7 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
     target : int, optional
         The partie target (default: the run's profile's, else 2000).
     min_count : int
-        Cells observed fewer times are left out.
+        Cells visited by fewer parties are left out.
     z : float
         Normal quantile of the interval (1.96 → 95 %).
 
@@ -122,8 +193,12 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
     DataFrame
         One row per cell, sorted: ``own_min``, ``own_max`` (bin of the team's total;
         ``own_max`` missing for the last, open bin), ``other_min``, ``other_max``,
-        ``own``, ``other`` (bin labels), ``n`` (parties observed in the cell), ``wins``
-        (of them, won by the team), ``p`` = wins / n, ``low``, ``high`` (Wilson).
+        ``own``, ``other`` (bin labels), ``n`` (parties that visited the cell),
+        ``observations`` (partie orientations that visited it: ``n`` off the diagonal,
+        ``2 n`` on it), ``wins`` (observations won by the team whose total is ``own``),
+        ``p`` = wins / observations, ``low``, ``high`` (the interval on parties; NaN on
+        the diagonal), ``symmetric`` (True on the diagonal: ``p`` = 50 % by
+        construction).
     """
     if isinstance(bin_width, bool) or not isinstance(bin_width, (int, np.integer)) \
             or bin_width < 10:
@@ -141,6 +216,7 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
     # one bin "target and over".
     last = -(-target // bin_width)
     n_bins = last + 1
+    n_cells = n_bins * n_bins
     lows = np.minimum(np.arange(n_bins, dtype=np.int64) * bin_width, target)
     highs = np.minimum(lows + bin_width, target) - 1
     labels = [f"{lo}–{hi}" for lo, hi in zip(lows[:-1], highs[:-1], strict=True)]
@@ -152,22 +228,26 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
     def bin_of(x: np.ndarray) -> np.ndarray:
         return np.where(x >= target, last, np.minimum(x // bin_width, last - 1))
 
-    cells, wins = [], []
+    parts, cells, wins = [], [], []
     for t in range(2):
         own = bin_of(s[t])
         other = bin_of(s[1 - t])
-        # Once per partie, team and cell.
-        key = (partie * n_bins + own) * n_bins + other
-        first = np.unique(key, return_index=True)[1]
+        # Once per partie, orientation and cell.
+        first = np.unique((partie * n_bins + own) * n_bins + other, return_index=True)[1]
+        parts.append(partie[first])
         cells.append((own * n_bins + other)[first])
-        wins.append((winner == t)[first])
+        wins.append((winner == t)[first].astype(np.int64))
+    part = np.concatenate(parts)
     cell = np.concatenate(cells)
     won = np.concatenate(wins)
-    n = np.bincount(cell, minlength=n_bins * n_bins)
-    w = np.bincount(cell, weights=won, minlength=n_bins * n_bins).astype(np.int64)
+    # Clusters: one per (partie, cell), holding that partie's observations there.
+    cluster, inverse = np.unique(part * n_cells + cell, return_inverse=True)
+    inverse = inverse.ravel()
+    m = np.bincount(inverse).astype(np.int64)
+    y = np.bincount(inverse, weights=won).astype(np.int64)
+    n, obs, w, low, high = clustered_wilson(cluster % n_cells, m, y, n_cells, z)
     keep = np.flatnonzero(n >= min_count)
     own_b, other_b = keep // n_bins, keep % n_bins
-    low, high = wilson_interval(w[keep], n[keep], z)
 
     def upper(b: np.ndarray) -> pd.Series:
         return pd.Series(highs[b], dtype="Int64").where(b != last)
@@ -176,19 +256,23 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
         "own_min": lows[own_b], "own_max": upper(own_b),
         "other_min": lows[other_b], "other_max": upper(other_b),
         "own": [labels[b] for b in own_b], "other": [labels[b] for b in other_b],
-        "n": n[keep], "wins": w[keep], "p": w[keep] / n[keep], "low": low, "high": high,
+        "n": n[keep], "observations": obs[keep], "wins": w[keep],
+        "p": w[keep] / obs[keep], "low": low[keep], "high": high[keep],
+        "symmetric": own_b == other_b,
     })
 
 
 def win_probability_pivot(table: pd.DataFrame, min_count: int = 1) -> pd.DataFrame:
     """The table of :func:`win_probability` as rows = the team's total, columns = the
-    other's, cells ``"p %"`` (empty below ``min_count`` observations)."""
+    other's, cells ``"p %"`` (empty below ``min_count`` parties; a ``symmetric`` cell, the
+    diagonal, reads ``"(50)"``: 50 % by construction, not measured)."""
     rows = list(dict.fromkeys(table.sort_values("own_min")["own"]))
     cols = list(dict.fromkeys(table.sort_values("other_min")["other"]))
     grid = pd.DataFrame("", index=rows, columns=cols)
     for r in table.itertuples(index=False):
         if r.n >= min_count:
-            grid.loc[r.own, r.other] = f"{100 * r.p:.0f}"
+            sym = bool(getattr(r, "symmetric", False))
+            grid.loc[r.own, r.other] = f"({100 * r.p:.0f})" if sym else f"{100 * r.p:.0f}"
     grid.index.name = "us \\ them"
     return grid.reset_index()
 

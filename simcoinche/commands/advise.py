@@ -34,8 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deals kept, each used for every action (default 10,000)")
     add_deal_arguments(p)
     p.add_argument("--play", default="heuristic", metavar="MODE",
-                   help="card play of the final contracts: heuristic (dd and pimc are "
-                   "not available yet)")
+                   help="card play of the final contracts: heuristic (the model players' own), "
+                   "dd (double dummy; slow, use a few hundred samples) or pimc[:worlds=N] "
+                   "(PIMC seats)")
     p.add_argument("--max-bid", default=None, metavar="VALUE",
                    help="highest bid value considered, e.g. 120 (default capot)")
     p.add_argument("--top", type=integer, default=20, metavar="K",

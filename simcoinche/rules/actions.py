@@ -49,6 +49,9 @@ from simcoinche._kernels.auction import (
 from simcoinche._kernels.auction import (
     R_SURCOINCHE_NOT_TAKERS as R_SURCOINCHE_NOT_TAKERS,
 )
+from simcoinche._kernels.auction import (
+    R_OK as R_OK,  # re-exported: rules.reference (no kernel import) reads act.R_OK
+)
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile

@@ -18,7 +18,10 @@ The players' own random draws come from one stream per donne (counters from
 it is keyed by donne, not by seat. When ``a`` and ``b`` are the same player the two tables
 are the same run, so every deal scores exactly 0; a random player's draws at the two tables
 are not mirrored seat by seat (its luck is not duplicated, only the cards are). The
-heuristic player draws nothing (it is deterministic).
+heuristic player draws too: when several contract kinds share its best estimate it
+picks one uniformly from that stream (the symmetric tie-break, parameter
+``symmetric_ties``), so its draws, like a random player's, are not mirrored between the
+two tables either — only the cards are.
 
 Statistics (all in marks, the rounded score of a donne):
 
