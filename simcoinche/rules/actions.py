@@ -15,42 +15,20 @@ it), and each profile's own values (stephanoise ``82S``, ``85SA``, ``95H``…).
 
 from __future__ import annotations
 
-# The reason codes are the auction kernel's (plain ints), re-exported as the rules' names.
-from simcoinche._kernels.auction import (
-    R_ALREADY_COINCHED as R_ALREADY_COINCHED,
-)
-from simcoinche._kernels.auction import (
-    R_ALREADY_SURCOINCHED as R_ALREADY_SURCOINCHED,
-)
-from simcoinche._kernels.auction import (
-    R_AUCTION_OVER as R_AUCTION_OVER,
-)
-from simcoinche._kernels.auction import (
-    R_BID_AFTER_COINCHE as R_BID_AFTER_COINCHE,
-)
-from simcoinche._kernels.auction import (
-    R_BID_NOT_HIGHER as R_BID_NOT_HIGHER,
-)
-from simcoinche._kernels.auction import (
-    R_COINCHE_NO_BID as R_COINCHE_NO_BID,
-)
-from simcoinche._kernels.auction import (
-    R_COINCHE_OWN_TEAM as R_COINCHE_OWN_TEAM,
-)
-from simcoinche._kernels.auction import (
-    R_NOT_IN_PROFILE as R_NOT_IN_PROFILE,
-)
-from simcoinche._kernels.auction import (
-    R_OK as R_OK,
-)
-from simcoinche._kernels.auction import (
-    R_SURCOINCHE_NO_COINCHE as R_SURCOINCHE_NO_COINCHE,
-)
-from simcoinche._kernels.auction import (
-    R_SURCOINCHE_NOT_TAKERS as R_SURCOINCHE_NOT_TAKERS,
-)
-from simcoinche._kernels.auction import (
-    R_OK as R_OK,  # re-exported: rules.reference (no kernel import) reads act.R_OK
+# The reason codes are the auction kernel's (plain ints), re-exported as the rules' names:
+# the reference engine (which imports no kernel) reads them as act.R_*.
+from simcoinche._kernels.auction import (  # noqa: F401
+    R_ALREADY_COINCHED,
+    R_ALREADY_SURCOINCHED,
+    R_AUCTION_OVER,
+    R_BID_AFTER_COINCHE,
+    R_BID_NOT_HIGHER,
+    R_COINCHE_NO_BID,
+    R_COINCHE_OWN_TEAM,
+    R_NOT_IN_PROFILE,
+    R_OK,
+    R_SURCOINCHE_NO_COINCHE,
+    R_SURCOINCHE_NOT_TAKERS,
 )
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError
