@@ -192,7 +192,7 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
                 acc += team_announcements(hands, astate[A_KIND], declare, prof, ann)
                 belote_points(hands, astate[A_KIND], prof, bel)
                 continue
-            made, own = play_phase(dealer, (astate[A_BIDDER], astate[A_LEVEL],
+            made, own, _ = play_phase(dealer, (astate[A_BIDDER], astate[A_LEVEL],
                                             astate[A_KIND], astate[A_COINCHE]),
                                    players, prof, na, False, rec, 0, scr, None)
             acc += made + own

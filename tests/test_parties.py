@@ -76,7 +76,8 @@ def play_given(donnes, profile="federal", max_donnes=100):
     used = np.zeros(1, dtype=np.int64)
     run_parties(np.uint64(1), np.int64(0), np.int64(1), np.int64(max_donnes),
                 np.int64(4 * max_donnes), given, Players(codes, params),
-                get_profile(profile).packed, PartieOutputs(pout, dout, used), None)
+                get_profile(profile).packed,
+                PartieOutputs(pout, dout, used, np.zeros(4 * max_donnes, np.int32)), None)
     n = int(pout[PT_N_DONNES, 0])
     assert used[0] == n
     before = [tuple(int(x) for x in dout[PD_SCORE:PD_SCORE + 2, k]) for k in range(n)]
@@ -221,7 +222,8 @@ def test_donne_k_of_partie_p_is_the_donne_of_its_own_stream(federal):
         empty = (np.zeros((0, 128), np.uint8), np.zeros(0, np.int16), np.zeros((0, 32), np.uint8))
         # (uint64 key, as simulate passes it: run_batch keeps one compiled signature)
         run_batch(np.uint64(partie_key(run_key, p)), np.int64(0), np.int64(n), -1,
-                  Players(codes, params), prof, False, Outputs(out, *empty), None)
+                  Players(codes, params), prof, False,
+                  Outputs(out, *empty, np.zeros(n, np.int32)), None)
         assert out[O_MARKS].tolist() == list(row.marks_t0)
         assert out[O_MARKS + 1].tolist() == list(row.marks_t1)
         assert out[O_TAKER].tolist() == list(row.taker)

@@ -12,7 +12,8 @@ empty auction the deals are those of ``odds``. Then the observed auction is repl
 from its first action: at every *modelled* seat the model bidder is asked for its action
 with :func:`.donne.choose_action` — the function :func:`.donne.play_one` calls — seeing
 what it sees in a simulation (its cards at the auction, the auction state and the
-actions so far); an illegal answer counts as a pass, as in ``play_one``. The deal is
+actions so far); an illegal answer counts as a pass, as in ``play_one``, and is recorded
+in the deal's ``faults`` word (the facade fails the run on it). The deal is
 kept only if every modelled action equals the observed one. Unmodelled seats (the
 player's own) play the observed action. The kept deals are therefore distributed exactly
 as the deals conditioned on the model producing the observed auction.
@@ -52,7 +53,7 @@ from simcoinche._kernels.auction import (
     auction_start,
 )
 from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
-from simcoinche._kernels.layout import P_AUCTION_CARDS
+from simcoinche._kernels.layout import F_CALL, F_ONE, P_AUCTION_CARDS
 from simcoinche._kernels.rng import (
     RNG_STATE_LEN,
     STREAM_DEAL,
@@ -71,7 +72,8 @@ C_TAKER = 0      # seat of the final bidder, -1 when passed out
 C_LEVEL = 1      # ladder level of the contract
 C_KIND = 2       # contract kind 0..5
 C_COINCHE = 3    # 1, 2 or 4
-C_LEN = 4
+C_FAULTS = 4     # calls replaced (F_* word of .layout, count capped at 127; 0: none)
+C_LEN = 5
 
 BLOCK = 512
 
@@ -79,11 +81,13 @@ BLOCK = 512
 class FilterOutputs(NamedTuple):
     """What :func:`filter_deals` writes, one row per deal drawn: ``hands`` uint32[n, 4]
     (the deals, kept or not), ``early`` uint32[n, 4] (the cards each seat holds at the
-    auction), ``keep`` uint8[n] (1 when the deal is kept)."""
+    auction), ``keep`` uint8[n] (1 when the deal is kept), ``faults`` int32[n] (the
+    model bidders' calls replaced while replaying it, ``F_*`` of :mod:`.layout`)."""
 
     hands: np.ndarray
     early: np.ndarray
     keep: np.ndarray
+    faults: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -98,35 +102,39 @@ def auction_view(hand, n_cards, st):
 
 
 @njit(cache=True)
-def model_action(code, hand, astate, actions, n_actions, params, row, prof, st):
+def model_action(code, hand, astate, actions, n_actions, params, row, prof, st, fault):
     """The model bidder's action, as :func:`.donne.play_one` takes it.
 
     :func:`.donne.choose_action` (the simulator's dispatch to the player kernels) for a
     player of kind ``code`` holding ``hand`` (``uint32``) with the public auction
     (``astate``, the first ``n_actions`` codes of ``actions``); an illegal answer is
-    replaced by a pass, as ``play_one`` does. Compiled once (not inlined) and shared by
-    the filter and the continuation: their cost is the bidders' own evaluation.
+    replaced by a pass, as ``play_one`` does, and recorded in ``fault[0]`` (``int32[1]``,
+    the ``F_*`` word of :mod:`.layout`). Compiled once (not inlined) and shared by the
+    filter and the continuation: their cost is the bidders' own evaluation.
     """
     a = choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
     if auction_check(astate, a, prof) != 0:
-        # A player may only make legal calls; passing is always allowed.
+        # A player may only make legal calls: the fault is recorded (the facade fails the
+        # run) and a pass, always allowed, stands in for it.
+        fault[0] = (fault[0] | (F_CALL << astate[A_TO_SPEAK])) + F_ONE
         return 0
     return a
 
 
 @njit(cache=True)
-def finish_auction(hands, astate, actions, n_actions, codes, params, prof, st):
+def finish_auction(hands, astate, actions, n_actions, codes, params, prof, st, fault):
     """Let the model bidders speak until the auction is over; returns the action count.
 
     ``hands`` (``uint32[4]``): the cards each seat holds at the auction; ``astate`` and
-    ``actions`` (``n_actions`` codes so far) are updated in place.
+    ``actions`` (``n_actions`` codes so far) are updated in place; ``fault`` (``int32[1]``)
+    accumulates the calls replaced (:func:`model_action`).
     """
     na = n_actions
     while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
         seat = astate[A_TO_SPEAK]
         team = seat & 1
         a = model_action(codes[team], hands[seat], astate, actions, na, params, team, prof,
-                         st)
+                         st, fault)
         auction_apply(astate, a, prof)
         actions[na] = a
         na += 1
@@ -135,7 +143,7 @@ def finish_auction(hands, astate, actions, n_actions, codes, params, prof, st):
 
 @njit(cache=True)
 def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof, st,
-                   astate, actions):
+                   astate, actions, fault):
     """Replay the observed auction; True when every modelled seat's bidder agrees.
 
     Parameters
@@ -157,6 +165,8 @@ def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof
         RNG state of the model bidders (already seeded).
     astate : int32[AUCTION_STATE_LEN], actions : uint8[MAX_ACTIONS]
         Scratch; on return they hold the auction after the last action replayed.
+    fault : int32[1]
+        Accumulates the model bidders' calls replaced (:func:`model_action`).
     """
     auction_start(astate, dealer)
     for k in range(n_obs):
@@ -165,7 +175,7 @@ def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof
         if (modelled >> seat) & 1:
             team = seat & 1
             if model_action(codes[team], early[seat], astate, actions, k, params, team,
-                            prof, st) != a:
+                            prof, st, fault) != a:
                 return False
         auction_apply(astate, a, prof)
         actions[k] = a
@@ -196,13 +206,13 @@ def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, pla
     outs : FilterOutputs
         ``hands`` uint32[n, 4] (the deals, every one, kept or not), ``early`` uint32[n, 4]
         (the cards each seat holds at the auction), ``keep`` uint8[n] (1 when deal
-        ``start + i`` is kept).
+        ``start + i`` is kept), ``faults`` int32[n] (the calls replaced, ``F_*``).
     """
     n_blocks = (n + BLOCK - 1) // BLOCK
     n_auc = prof[P_AUCTION_CARDS]
     known, free, seats, caps, w, cum, pick = pool
     codes, params = players
-    hands_out, early_out, keep = outs
+    hands_out, early_out, keep, faults = outs
     for b in prange(n_blocks):
         st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
         perm = np.zeros(8, dtype=np.int64)
@@ -210,6 +220,7 @@ def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, pla
         early = np.zeros(4, dtype=np.uint32)
         astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
         actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
+        fault = np.zeros(1, dtype=np.int32)
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
         for i in range(lo, hi):
@@ -219,9 +230,11 @@ def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, pla
             rng_seed(st, key, STREAM_FILTER)
             for s in range(4):
                 early[s] = auction_view(hands[s], n_auc, st)
+            fault[0] = 0
             ok = replay_matches(early, dealer, observed, n_obs, modelled, codes, params,
-                                prof, st, astate, actions)
+                                prof, st, astate, actions, fault)
             keep[i] = 1 if ok else 0
+            faults[i] = fault[0]
             for s in range(4):
                 hands_out[i, s] = hands[s]
                 early_out[i, s] = early[s]
@@ -252,7 +265,7 @@ def continue_auctions(run_key, early, dealer, observed, n_obs, candidates, codes
         Player kinds, parameter rows, packed profile.
     out : int16[C_LEN, m, n]
         Final contract per candidate and deal (rows ``C_*``; ``C_TAKER`` -1 when passed
-        out).
+        out; ``C_FAULTS`` the calls replaced, 0 when every call was legal).
     """
     n = early.shape[0]
     m = candidates.shape[0]
@@ -263,6 +276,7 @@ def continue_auctions(run_key, early, dealer, observed, n_obs, candidates, codes
         astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
         actions = np.zeros(MAX_ACTIONS, dtype=np.uint8)
         hand4 = np.zeros(4, dtype=np.uint32)
+        fault = np.zeros(1, dtype=np.int32)
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
         for j in range(lo, hi):
@@ -279,7 +293,11 @@ def continue_auctions(run_key, early, dealer, observed, n_obs, candidates, codes
                     astate[q] = base[q]
                 auction_apply(astate, candidates[c], prof)
                 actions[n_obs] = candidates[c]
-                finish_auction(hand4, astate, actions, n_obs + 1, codes, params, prof, st)
+                fault[0] = 0
+                finish_auction(hand4, astate, actions, n_obs + 1, codes, params, prof, st,
+                               fault)
+                # The calls replaced: seat bits and the count (capped to fit int16).
+                out[C_FAULTS, c, j] = (fault[0] & 0xFF) | (min(fault[0] >> 8, 127) << 8)
                 if astate[A_STATUS] == 1:
                     out[C_TAKER, c, j] = astate[A_BIDDER]
                     out[C_LEVEL, c, j] = astate[A_LEVEL]

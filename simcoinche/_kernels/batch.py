@@ -43,7 +43,9 @@ the comparison and the capot transfer; ``PC_BELOTE`` belote per team; ``PC_MADE`
 the contract is made; ``PC_MARKS`` marks per team (rounded as the profile says);
 ``PC_TOTAL_TAKERS`` / ``PC_TOTAL_DEFENCE`` the totals ``T_t`` and ``T_d`` (cards +
 announcements + belote) before rounding; ``PC_LITIGE`` 1 for a classic litige;
-``PC_TAKER_TRICKS`` the tricks won by the bidder himself (a générale needs 8). Inputs
+``PC_TAKER_TRICKS`` the tricks won by the bidder himself (a générale needs 8);
+``PC_FAULTS`` the cards replaced (the ``F_*`` word of :mod:`.layout`, 0 when every card
+played was legal: the facade fails on any other value). Inputs
 are trusted (the facade validates them): an invalid contract gives meaningless rows.
 """
 
@@ -62,6 +64,7 @@ from simcoinche._kernels.layout import (
     PC_ANNOUNCE,
     PC_BELOTE,
     PC_CARD_POINTS,
+    PC_FAULTS,
     PC_LITIGE,
     PC_MADE,
     PC_MARKS,
@@ -138,7 +141,8 @@ def run_batch(run_key, start, n, fixed_dealer, players, prof, record, outs, thin
     outs : .donne.Outputs
         ``out`` int32[N_OUT, n] (row columns, offsets ``O_*`` of :mod:`.donne`);
         ``auc`` uint8[n, MAX_ACTIONS], ``auc_len`` int16[n], ``play_rec`` uint8[n, 32]
-        (``[0, MAX_ACTIONS]``, ``[0]``, ``[0, 32]`` without recording).
+        (``[0, MAX_ACTIONS]``, ``[0]``, ``[0, 32]`` without recording); ``faults``
+        int32[n] (the decisions replaced per row, ``F_*`` of :mod:`.layout`).
     think : None or int64
         None when no team is a PIMC player; otherwise log2 of the table slots of the
         double-dummy solver each block gets (:func:`.thinking.think_scratch`).
@@ -223,7 +227,7 @@ def _play_block(run_key, start, lo, hi, hands, contracts, players, prof, out, pl
             hs[s] = hands[j, s]
         rng_seed(st, donne_key(run_key, start + j), STREAM_PLAYERS)
         t = np.int64(taker[j])
-        made, own = play_phase(np.int64(dealer[j]),
+        made, own, fault = play_phase(np.int64(dealer[j]),
                                (t, np.int64(level[j]), np.int64(kind[j]),
                                 np.int64(coinche[j])),
                                players, prof, 0, False, play_rec, 0, scr, thinking)
@@ -244,3 +248,5 @@ def _play_block(run_key, start, lo, hi, hands, contracts, players, prof, out, pl
         out[PC_TOTAL_DEFENCE, j] = score[S_TOTAL0 + 1 - (t & 1)]
         out[PC_LITIGE, j] = score[S_LITIGE]
         out[PC_TAKER_TRICKS, j] = own
+        # The cards replaced (0: every card was legal).
+        out[PC_FAULTS, j] = fault

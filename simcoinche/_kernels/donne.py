@@ -10,14 +10,17 @@ Output row layout: ``out`` is ``int32[N_OUT, n_rows]`` (column-major, one column
 schema field, offsets ``O_*``); hands are stored as their ``uint32`` bit pattern.
 With recording on, ``auc`` (``uint8[n_rows, MAX_ACTIONS]``) and ``auc_len``
 (``int16[n_rows]``) receive the auction codes, ``play`` (``uint8[n_rows, 32]``) the 32
-cards in play order (255 everywhere for a passed-out donne).
+cards in play order (255 everywhere for a passed-out donne). ``faults`` (``int32[n_rows]``,
+always) receives the donne's replaced decisions (the ``F_*`` word of :mod:`.layout`: 0
+when every call and card was legal), written by the thread that plays the row.
 
 Bundles. The kernels take what travels together as one NamedTuple of arrays (numba
 compiles them as a tuple: the fields are read at no cost, and a NamedTuple of borrowed
 views, :mod:`.borrow`, carries no reference count):
 
 - :class:`Players` ``(codes, params)``: the players of the two teams;
-- :class:`Outputs` ``(out, auc, auc_len, play_rec)``: a run's rows and records;
+- :class:`Outputs` ``(out, auc, auc_len, play_rec, faults)``: a run's rows, records and
+  replaced decisions;
 - :class:`Scratch`: the sixteen scratch arrays of a donne, made once per block by
   :func:`.batch.donne_scratch` and reused from donne to donne.
 
@@ -47,6 +50,9 @@ from simcoinche._kernels.auction import (
 from simcoinche._kernels.deal import deal_hands
 from simcoinche._kernels.heuristic import heuristic_action, heuristic_card
 from simcoinche._kernels.layout import (
+    F_CALL,
+    F_CARD,
+    F_ONE,
     P_AUCTION_CARDS,
     P_CAPOT_CARD_POINTS,
     P_LAST_TRICK_BONUS,
@@ -75,9 +81,12 @@ from simcoinche._kernels.players import (
     I_VOID,
     INFO_LEN,
     PLAYER_HEURISTIC,
+    PLAYER_ILLEGAL_CARD,
     PLAYER_PIMC,
     PLAYER_RANDOM,
     auction_apply_inline,
+    plant_action,
+    plant_card,
     random_action,
     random_card,
 )
@@ -139,12 +148,15 @@ class Outputs(NamedTuple):
         Auction length per row.
     ``play_rec`` : uint8[n, 32] (``[0, 32]`` without recording)
         The 32 cards in play order per row (``NO_CARD`` for a passed-out donne).
+    ``faults`` : int32[n]
+        The decisions replaced per row (``F_*`` word of :mod:`.layout`; 0: none).
     """
 
     out: np.ndarray
     auc: np.ndarray
     auc_len: np.ndarray
     play_rec: np.ndarray
+    faults: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -195,6 +207,9 @@ def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
     player bids like the heuristic one."""
     if code == PLAYER_RANDOM:
         return random_action(hand, astate, actions, n_actions, params, row, prof, st)
+    if code >= PLAYER_ILLEGAL_CARD:
+        # Test plants (reachable from the tests only): sometimes an illegal call.
+        return plant_action(code, hand, astate, actions, n_actions, params, row, prof, st)
     return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
 
 
@@ -219,6 +234,9 @@ def choose_card(players, team, hand, legal, trick, n, info, actions, n_actions, 
     if code == PLAYER_HEURISTIC:
         return heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
                               prof, st)
+    if code >= PLAYER_ILLEGAL_CARD:
+        # Test plants (reachable from the tests only): sometimes an illegal card or none.
+        return plant_card(code, legal, n, params, row, st)
     return random_card(hand, legal, trick, n, info, actions, n_actions, params, row, prof,
                        st)
 
@@ -341,8 +359,9 @@ def play_phase(dealer, contract, players, prof, n_actions, record, play_rec, row
 
     Returns
     -------
-    (int, int)
-        1 when the contract is made, else 0; the tricks won by the bidder himself.
+    (int, int, int)
+        1 when the contract is made, else 0; the tricks won by the bidder himself; the
+        cards replaced (the ``F_*`` word of :mod:`.layout`, 0 when every card was legal).
     """
     # Unpacked once: the loops below see plain arrays, as before the bundling.
     taker, level, kind, coinche = contract
@@ -402,6 +421,7 @@ def play_phase(dealer, contract, players, prof, n_actions, record, play_rec, row
     taker_tricks = 0
     last_team = 0
     pos = 0
+    fault = 0
     # RULES.md: announcements are compared "after the first card of the second trick"
     # (the 5th card), at sans-atout in stephanoise "after the 9th card": only from then on
     # may players use the cards shown.
@@ -437,7 +457,9 @@ def play_phase(dealer, contract, players, prof, n_actions, record, play_rec, row
                 c = choose_card(players, team, hand, legal, trick, p, info, actions,
                                 n_actions, prof, st, think)
                 if c < 0 or c > 31 or (np.int64(legal) >> c) & 1 == 0:
-                    # A player may only play a legal card.
+                    # A player may only play a legal card: the fault is recorded (the
+                    # facade fails the run) and the lowest legal card ends the donne.
+                    fault = (fault | (F_CARD << seat)) + F_ONE
                     c = lowest_bit(legal)
             trick[p] = c
             cur[seat] = hand & ~(np.uint32(1) << np.uint32(c))
@@ -482,7 +504,7 @@ def play_phase(dealer, contract, players, prof, n_actions, record, play_rec, row
     # A générale is made only if the bidder himself takes all 8 tricks.
     made = score_donne(taker & 1, level, kind, coinche, cpts, tricks, ann, bel, prof, score,
                        taker_tricks)
-    return (1 if made else 0), taker_tricks
+    return (1 if made else 0), taker_tricks, fault
 
 
 
@@ -557,7 +579,7 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
         Fill ``outs.auc``, ``outs.auc_len`` and ``outs.play_rec``.
     outs : Outputs
         ``out`` int32[N_OUT, n], ``auc`` uint8[n, MAX_ACTIONS], ``auc_len`` int16[n],
-        ``play_rec`` uint8[n, 32] (layout in the module docstring).
+        ``play_rec`` uint8[n, 32], ``faults`` int32[n] (layout in the module docstring).
     scr : Scratch
         Scratch arrays of the block (shapes in :class:`Scratch`), reused from donne to
         donne.
@@ -592,13 +614,16 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
     rng_seed(st, key, STREAM_PLAYERS)
     auction_start(astate, dealer)
     na = 0
+    fault = 0
     while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
         seat = astate[A_TO_SPEAK]
         team = seat & 1
         a = choose_action(codes[team], early[seat], astate, actions, na, params, team,
                           prof, st)
         if auction_apply_inline(astate, a, prof) != 0:
-            # A player may only make legal calls; passing is always allowed.
+            # A player may only make legal calls: the fault is recorded (the facade fails
+            # the run) and a pass, always allowed, ends the donne.
+            fault = (fault | (F_CALL << seat)) + F_ONE
             a = 0
             auction_apply_inline(astate, a, prof)
         actions[na] = a
@@ -612,6 +637,7 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
     if astate[A_STATUS] != 1:
         # "Four passes before any bid: the donne is passed out" — recorded as a row.
         write_passed_out(out, row)
+        outs.faults[row] = fault
         if record:
             for k in range(32):
                 outs.play_rec[row, k] = NO_CARD
@@ -623,6 +649,9 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
     coinche = astate[A_COINCHE]
     write_contract(out, row, taker, level, kind, coinche, prof)
 
-    made, _ = play_phase(dealer, (taker, level, kind, coinche), players, prof, na, record,
-                         outs.play_rec, row, scr, think)
+    made, _, card_fault = play_phase(dealer, (taker, level, kind, coinche), players, prof,
+                                     na, record, outs.play_rec, row, scr, think)
     write_result(out, row, made, scr.tricks, scr.cpts, scr.bel, scr.score)
+    # The calls and the cards replaced (0 for a donne played by the rules throughout).
+    outs.faults[row] = (((fault | card_fault) & 0xFF) + (fault & ~0xFF)
+                        + (card_fault & ~0xFF))

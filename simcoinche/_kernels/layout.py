@@ -86,4 +86,15 @@ PC_TOTAL_TAKERS = 11    # T_t before rounding
 PC_TOTAL_DEFENCE = 12   # T_d before rounding
 PC_LITIGE = 13          # 1 for a litige (classic 81-81 at 80)
 PC_TAKER_TRICKS = 14    # tricks won by the bidder himself (decides a générale)
-PC_LEN = 15
+PC_FAULTS = 15          # decisions of the players replaced by the kernel (F_* word)
+PC_LEN = 16
+
+# --- replaced decisions (the F_* word of a donne, one per row of every run) --------------
+# A player kernel must answer a legal call and a legal card. When one does not, the
+# kernel finishes the donne safely (a pass, the lowest legal card) and records it in the
+# donne's word: ``F_CARD << seat`` (an illegal card of that seat), ``F_CALL << seat`` (an
+# illegal call), plus ``F_ONE`` per decision replaced. Every facade turns a non-zero word
+# into an error (:mod:`simcoinche.players.faults`).
+F_CARD = 1              # bits 0..3: a card of seat s was replaced
+F_CALL = 16             # bits 4..7: a call of seat s was replaced
+F_ONE = 256             # bits 8..: the number of decisions replaced

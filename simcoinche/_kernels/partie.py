@@ -14,7 +14,7 @@ the target); after ``max_donnes`` donnes without a winner it stops with winner `
 which the facade reports (never a silent truncation).
 
 ``run_parties(run_key, start, n, max_donnes, block_rows, given, players, prof,
-PartieOutputs(pout, dout, used), think)``
+PartieOutputs(pout, dout, used, faults), think)``
 
 =========== ===================== ==================================================
 argument    shape, dtype          meaning
@@ -40,6 +40,8 @@ dout        int32[PD_LEN, nb*br]  donne rows: block ``b`` (parties ``b*BLOCK ..`
                                   totals before the donne)
 used        int64[nb]             donne rows filled by block ``b``, or ``-1`` when the
                                   block ran out of rows (the caller retries with more)
+faults      int32[nb*br]          per donne row of ``dout``: the decisions replaced
+                                  (``F_*`` word of :mod:`.layout`, 0: none)
 =========== ===================== ==================================================
 
 ``nb = ceil(n / BLOCK)``. ``pout`` rows: ``PT_WINNER`` winning team or ``-1``
@@ -85,11 +87,13 @@ PD_LEN = N_OUT + 2
 
 class PartieOutputs(NamedTuple):
     """What :func:`run_parties` writes (shapes in the module docstring): ``pout``
-    int32[PT_LEN, n], ``dout`` int32[PD_LEN, nb*block_rows], ``used`` int64[nb]."""
+    int32[PT_LEN, n], ``dout`` int32[PD_LEN, nb*block_rows], ``used`` int64[nb],
+    ``faults`` int32[nb*block_rows] (per donne row of ``dout``)."""
 
     pout: np.ndarray
     dout: np.ndarray
     used: np.ndarray
+    faults: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -116,7 +120,7 @@ def run_parties(run_key, start, n, max_donnes, block_rows, given, players, prof,
         # The scratch lives in this loop body until the block's call returns.
         used[b] = _parties_block(run_key, start, (lo, min(n, lo + BLOCK)),
                                  (b * block_rows, block_rows), max_donnes,
-                                 (given, prof, outs.pout, outs.dout), players,
+                                 (given, prof, outs.pout, outs.dout, outs.faults), players,
                                  record_arrays, donne_scratch(), partie_arrays,
                                  think_scratch(think))
 
@@ -128,7 +132,7 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
     rows ``first .. first+block_rows-1`` (``rows = (first, block_rows)``); returns the
     rows filled, or ``-1`` when they ran out.
 
-    ``args`` is ``(given, prof, pout, dout)`` and ``players`` the :class:`.donne.Players`
+    ``args`` is ``(given, prof, pout, dout, faults)`` and ``players`` the :class:`.donne.Players`
     of ``run_parties``; ``record_arrays`` the empty record outputs ``(auc uint8[0,
     MAX_ACTIONS], auc_len int16[0], play_rec uint8[0, 32])``; ``scr`` the
     :class:`.donne.Scratch` of :func:`.batch.donne_scratch`; ``partie_arrays`` four
@@ -139,12 +143,13 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
     """
     lo, hi = parties
     first, block_rows = rows
-    given, prof, pout, dout = args
+    given, prof, pout, dout, faults = args
     prof = borrow(prof)
     dout = borrow(dout)
+    faults = borrow(faults)
     players = borrow_all(players)
     auc, auc_len, play_rec = borrow_all(record_arrays)
-    outs = Outputs(dout, auc, auc_len, play_rec)
+    outs = Outputs(dout, auc, auc_len, play_rec, faults)
     scr = borrow_all(scr)
     totals, pending, marks, won = partie_arrays
     n_given = given.shape[1]
@@ -171,6 +176,8 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
                 # Test hook: a constructed donne instead of a played one.
                 for c in range(N_OUT):
                     dout[c, row] = given[c, k % n_given]
+                # A constructed donne has no players' decisions.
+                faults[row] = 0
             else:
                 # "The dealer moves to D+1 after every donne, a passed-out one
                 # included."

@@ -30,13 +30,14 @@ from numba import njit
 from simcoinche._kernels.auction import (
     A_BIDDER,
     A_COINCHE,
+    A_KIND,
     A_LEVEL,
     A_STATUS,
     auction_apply,
     auction_check,
 )
 from simcoinche._kernels.layout import P_ALLOW_SA, P_ALLOW_TA, P_GENERALE_VALUE, P_N_BID_VALUES
-from simcoinche._kernels.rng import bounded, random_bit, uniform01
+from simcoinche._kernels.rng import bounded, lowest_bit, random_bit, uniform01
 
 # The auction kernels of :mod:`.auction`, compiled again from the same source with
 # numba-level inlining: the players and the auction loop call them for every action, and
@@ -49,6 +50,13 @@ PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
 PLAYER_PIMC = 2
 N_PLAYER_KINDS = 3
+# Test plants, reachable only from the tests (no registry name maps to them): random
+# players (parameters RP_*) that answer, with probability params[row, PL_ILLEGAL] per
+# decision, an illegal card or none (PLAYER_ILLEGAL_CARD) or an illegal call
+# (PLAYER_ILLEGAL_CALL). They show that every facade refuses a run where a kernel had to
+# replace a decision (issue 20).
+PLAYER_ILLEGAL_CARD = 3
+PLAYER_ILLEGAL_CALL = 4
 PARAM_LEN = 48
 
 # Auction action codes (simcoinche.rules.actions).
@@ -84,6 +92,7 @@ RP_OVERBID = 1      # probability of outbidding an existing bid
 RP_MAX_JUMP = 2     # a bid goes 0..max_jump levels above the lowest legal one
 RP_COINCHE = 3      # probability of coinching an opponent's bid when allowed
 RP_SURCOINCHE = 4   # probability of surcoinching when allowed
+PL_ILLEGAL = 5      # test plants: probability of an illegal answer per decision
 
 
 @njit(cache=True, inline="always")
@@ -153,3 +162,45 @@ def random_card(hand, legal, trick, n, info, actions, n_actions, params, row, pr
     """Play of the random player: a card drawn uniformly from ``legal`` (``uint32``)."""
     return random_bit(st, legal)
 
+
+@njit(cache=True, inline="always")
+def plant_action(code, hand, astate, actions, n_actions, params, row, prof, st):
+    """Call of a test plant (``PLAYER_ILLEGAL_*``): the random player's, except that
+    ``PLAYER_ILLEGAL_CALL`` answers :func:`illegal_action` with probability
+    ``params[row, PL_ILLEGAL]``."""
+    if code == PLAYER_ILLEGAL_CALL and uniform01(st) < params[row, PL_ILLEGAL]:
+        # The planted fault: an illegal call.
+        return illegal_action(astate)
+    return random_action(hand, astate, actions, n_actions, params, row, prof, st)
+
+
+@njit(cache=True, inline="always")
+def plant_card(code, legal, n, params, row, st):
+    """Card of a test plant (``PLAYER_ILLEGAL_*``): a uniform legal card, except that
+    ``PLAYER_ILLEGAL_CARD`` answers :func:`illegal_card` with probability
+    ``params[row, PL_ILLEGAL]``."""
+    if code == PLAYER_ILLEGAL_CARD and uniform01(st) < params[row, PL_ILLEGAL]:
+        # The planted fault: an illegal card, or none.
+        return illegal_card(legal, n)
+    return random_bit(st, legal)
+
+
+@njit(cache=True, inline="always")
+def illegal_action(astate):
+    """Test plant (``PLAYER_ILLEGAL_CALL``): a call the rules always forbid."""
+    if astate[A_BIDDER] < 0:
+        # Coinche with no bid to coinche: illegal.
+        return ACT_COINCHE
+    # The current bid again (a bid must be higher): illegal.
+    return ACT_BID_BASE + astate[A_LEVEL] * N_KINDS + astate[A_KIND]
+
+
+@njit(cache=True, inline="always")
+def illegal_card(legal, n):
+    """Test plant (``PLAYER_ILLEGAL_CARD``): no card (-1) when leading, else the lowest
+    card outside ``legal`` (``uint32``; never all 32 cards)."""
+    if n == 0:
+        # No card at all.
+        return -1
+    # A card not in the legal set (not held, or not allowed).
+    return lowest_bit(~legal)

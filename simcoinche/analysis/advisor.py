@@ -58,6 +58,7 @@ from simcoinche.analysis.conditioned import (
     parse_auction,
 )
 from simcoinche.analysis.hand_odds import Deals, check_level, deals
+from simcoinche.players.faults import check_faults
 from simcoinche.rules.actions import COINCHE, PASS, SURCOINCHE, bid_code, format_action
 from simcoinche.rules.cards import format_mask
 from simcoinche.rules.errors import InputError
@@ -85,7 +86,7 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
     """
     from simcoinche._kernels.batch import Contracts, play_contracts
     from simcoinche._kernels.donne import Players
-    from simcoinche._kernels.layout import PC_LEN
+    from simcoinche._kernels.layout import PC_FAULTS, PC_LEN
     from simcoinche.runs.simulation import think_arg
 
     m = hands.shape[0]
@@ -96,6 +97,7 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
                        Contracts(np.full(m, dealer, dtype=np.int8), taker,
                                  np.zeros(m, dtype=np.int8), kind, np.ones(m, dtype=np.int8)),
                        Players(codes, params), prof, pc, think_arg(codes))
+        check_faults(pc[PC_FAULTS], codes, prof, lambda j: f"final contract {j}")
     return pc
 
 
@@ -418,6 +420,7 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     passed out). Runs on the current numba thread count.
     """
     from simcoinche._kernels.auction_filter import (
+        C_FAULTS,
         C_KIND,
         C_LEN,
         C_TAKER,
@@ -432,6 +435,10 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     continue_auctions(run_key, kept.early, np.int64(observed.dealer), observed.array(),
                       np.int64(len(observed.codes)), np.array(cands, dtype=np.uint8),
                       codes, rows, packed, contracts)
+    # A model call the kernel had to replace fails the advice (issue 20).
+    check_faults(contracts[C_FAULTS], codes, prof,
+                 lambda i: f"deal {kept.index[i % n]} after "
+                           f"{format_action(cands[i // n], prof)}")
     # One play per distinct (deal, taker, kind): card play reads neither the level
     # nor the coinche, so it serves every action that ends in that contract.
     taker = contracts[C_TAKER].astype(np.int64)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcoinche.players.faults import check_faults
 from simcoinche.rules.actions import format_action, parse_actions
 from simcoinche.rules.cards import parse_seat
 from simcoinche.rules.errors import InputError
@@ -253,11 +254,14 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
             hands = np.empty((size, 4), dtype=np.uint32)
             early = np.empty((size, 4), dtype=np.uint32)
             keep = np.empty(size, dtype=np.uint8)
+            faults = np.empty(size, dtype=np.int32)
             filter_deals(key, np.int64(drawn), np.int64(size),
                          DealPool(d.known, d.free, d.seats, d.caps, d.table, d.cum, d.pick),
                          np.int64(auction.dealer), observed, np.int64(len(auction.codes)),
                          np.int64(modelled), Players(codes, rows), prof.packed,
-                         FilterOutputs(hands, early, keep))
+                         FilterOutputs(hands, early, keep, faults))
+            # A model call the kernel had to replace fails the run (issue 20).
+            check_faults(faults, codes, prof, lambda i, drawn=drawn: f"deal {drawn + i}")
             idx = np.flatnonzero(keep)[:n - kept]
             if idx.size:
                 last = drawn + int(idx[-1]) + 1

@@ -53,6 +53,7 @@ from simcoinche._kernels.sampler import (
 )
 from simcoinche.analysis.conditioned import MAX_DRAWS, ObservedAuction, draw_kept, parse_auction
 from simcoinche.analysis.stats import wilson_interval
+from simcoinche.players.faults import check_faults
 from simcoinche.rules.cards import (
     CONTRACT_KIND_NAMES,
     SUIT_NAMES,
@@ -597,7 +598,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     """
     from simcoinche._kernels.batch import Contracts, play_contracts
     from simcoinche._kernels.donne import Players
-    from simcoinche._kernels.layout import PC_LEN, PC_TOTAL_TAKERS, PC_TRICKS
+    from simcoinche._kernels.layout import PC_FAULTS, PC_LEN, PC_TOTAL_TAKERS, PC_TRICKS
     from simcoinche._kernels.sampler import made_at_levels
     from simcoinche.runs.simulation import (
         check_seed,
@@ -646,7 +647,13 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
                                  np.full(k_n, kind, dtype=np.int8),
                                  np.ones(k_n, dtype=np.int8)),
                        Players(codes, rows), packed, pc, think_arg(codes))
+        # A card the kernel had to replace fails the whole computation (issue 20).
+        check_faults(pc[PC_FAULTS], pk, prof, lambda j: f"deal {deal_index(start + j)}")
         made_at_levels(pc, team, kind, levels, packed, ok)
+
+    def deal_index(i: int) -> int:
+        # Row i of the deals played: the draw index of the kept deal, or i itself.
+        return i if kept is None else int(kept.index[i])
 
     def warm() -> None:
         # One deal of one kind, with the argument types of the chunks below.

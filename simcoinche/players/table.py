@@ -25,9 +25,11 @@ seat's decisions come from :class:`SeatPlayer` instead and draw nothing from the
 players' stream (the kernel players at the other seats still do, in order).
 
 A Python player's answer is never corrected: an illegal auction action or card raises
-:class:`IllegalPlayerAction` naming the player, the donne, the seat and the action.
-(Kernel players keep ``play_one``'s behaviour — an illegal answer becomes a pass or the
-lowest legal card — since that is what ``run_batch`` does.)
+:class:`IllegalPlayerAction` naming the player, the donne, the seat and the action. A
+kernel player's illegal answer, which ``play_one`` would replace (a pass, the lowest
+legal card) and record as a fault, raises
+:class:`~simcoinche.rules.errors.IllegalDecisionError` with the message the batch
+facades give (:mod:`simcoinche.players.faults`).
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ from simcoinche._kernels.donne import (
     write_result,
 )
 from simcoinche._kernels.layout import (
+    F_CALL,
+    F_CARD,
+    F_ONE,
     P_AUCTION_CARDS,
     P_SHOW_AFTER_CARD,
     P_SHOW_AFTER_CARD_SA,
@@ -102,7 +107,6 @@ from simcoinche._kernels.rng import (
     RNG_STATE_LEN,
     STREAM_PLAYERS,
     donne_key,
-    lowest_bit,
     random_bit,
     rng_seed,
 )
@@ -112,9 +116,10 @@ from simcoinche._kernels.scoring import (
     score_donne,
 )
 from simcoinche._kernels.thinking import think_scratch
+from simcoinche.players.faults import fault_text
 from simcoinche.rules.actions import AUCTION_REASONS, format_action
 from simcoinche.rules.cards import format_card
-from simcoinche.rules.errors import RunError
+from simcoinche.rules.errors import IllegalDecisionError, RunError
 
 _U32 = np.uint32
 
@@ -290,10 +295,13 @@ class Table:
                 tm = self.timing[team]
                 tm.bids += 1
                 tm.bid_seconds += time.perf_counter() - t0
-                if auction_apply(astate, a, prof) != 0:
-                    # A kernel player may only make legal calls; play_one passes instead.
-                    a = 0
-                    auction_apply(astate, a, prof)
+                if auction_check(astate, a, prof) != 0:
+                    # A kernel player may only make legal calls (play_one would record
+                    # the fault and pass): the run is refused.
+                    raise IllegalDecisionError(fault_text(
+                        F_ONE | (F_CALL << seat), self.codes, prof,
+                        f"donne {int(index)}") + ": the run is refused")
+                auction_apply(astate, a, prof)
             else:
                 player = self.python[team]
                 view = SeatView(int(index), seat, int(dealer), int(early[seat]),
@@ -436,8 +444,11 @@ class Table:
                     tm.cards += 1
                     tm.card_seconds += time.perf_counter() - t0
                     if card < 0 or card > 31 or (legal >> card) & 1 == 0:
-                        # A kernel player may only play a legal card (play_one's fallback).
-                        card = int(lowest_bit(_U32(legal)))
+                        # A kernel player may only play a legal card (play_one would
+                        # record the fault and play the lowest legal card): refused.
+                        raise IllegalDecisionError(fault_text(
+                            F_ONE | (F_CARD << seat), self.codes, prof,
+                            f"donne {int(index)}") + ": the run is refused")
                 trick[p] = card
                 cur[seat] = hand & ~(1 << card)
                 played |= 1 << card

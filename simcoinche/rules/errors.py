@@ -24,3 +24,9 @@ class RunError(SimcoincheError):
     """A run failed for a reason outside the user's input. Exit status 1."""
 
     exit_status = 1
+
+
+class IllegalDecisionError(RunError):
+    """A player kernel answered an illegal call or card (or none), which a kernel replaced
+    to finish the donne: the run is refused, never published. One line naming the player
+    kind, the profile and the donne; exit status 1."""

@@ -57,7 +57,7 @@ import pyarrow.parquet as pq
 
 from simcoinche._kernels import kernel_source_digest
 from simcoinche._kernels.rng import seed_key
-from simcoinche.rules.errors import InputError, RunError
+from simcoinche.rules.errors import IllegalDecisionError, InputError, RunError
 from simcoinche.rules.profiles import Profile
 from simcoinche.runs.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest
 from simcoinche.runs.simulation import (
@@ -658,11 +658,23 @@ def run_dask(plan: Any, out: str | os.PathLike[str] | None, default_out: Path, *
                          f"{str(folder.path.parent)!r} does not exist")
 
     with _connect(scheduler, client, timeout, cluster_shape) as (c, name):
+        existed = folder.path.exists()
         folder.create(parents=default)
         folder.lock()
         try:
             return _run(c, name, plan, size, fingerprint, folder, overwrite, threads,
                         progress, t0)
+        except IllegalDecisionError:
+            # A replaced decision invalidates the whole run: no part, no manifest, no
+            # run file is kept (nor the directory, when this run made it).
+            folder.wipe()
+            _remove(folder.path / RUN_FILE)
+            if not existed:
+                try:
+                    folder.path.rmdir()
+                except OSError:
+                    pass  # something else is in it: left alone
+            raise
         finally:
             folder.unlock()
 
@@ -721,6 +733,7 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
 
     done_rows = sum(p["rows"] for p in parts.values())
     last_write = -math.inf  # the first completed part is recorded at once
+    failed = False
     try:
         with _progress(plan.n, progress, done_rows, plan.unit) as bar:
             first = [f for f in (submit_next() for _ in range(window)) if f is not None]
@@ -730,6 +743,13 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
                 start, rows = tasks[t]
                 try:
                     res = fut.result()
+                except IllegalDecisionError:
+                    # A player's decision was replaced in this task: the run is refused
+                    # (not resumable). Parts in flight find the run id changed and
+                    # discard themselves; the caller wipes the dataset.
+                    folder.set_run_id(uuid.uuid4().hex)
+                    failed = True
+                    raise
                 except Exception as exc:
                     line = str(exc).splitlines()[0] if str(exc) else ""
                     raise DistributedRunError(
@@ -752,7 +772,8 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
     finally:
         if running:
             c.cancel(list(running))
-        folder.write_manifest(manifest)
+        if not failed:
+            folder.write_manifest(manifest)
     folder.clean_partials()
     for t in range(len(tasks)):
         _merge_stats(summary, parts[str(t)]["stats"])

@@ -65,6 +65,7 @@ from simcoinche._kernels.donne import (
     O_TRUMP,
 )
 from simcoinche._version import RULES_VERSION, __version__
+from simcoinche.players.faults import check_faults
 from simcoinche.players.registry import params_dict
 from simcoinche.players.table import Timing
 from simcoinche.runs.results import COLUMNS, chunk_table, schema
@@ -442,6 +443,8 @@ class _MatchBuffers:
         self.auc_len = np.zeros(0, dtype=np.int16)
         self.play = np.zeros((0, 32), dtype=np.uint8)
         self.dd = np.full((2, size), -1, dtype=np.int16) if dd else None
+        # The decisions replaced per deal and table (checked, never written).
+        self.faults = np.zeros((2, size), dtype=np.int32)
 
     def run(self, plan: _MatchPlan, key: np.uint64, start: int, k: int,
             progress: Any = None) -> None:
@@ -455,7 +458,10 @@ class _MatchBuffers:
         for t in range(2):
             run_donnes(key, start, k, -1, plan.table_codes[t], plan.table_params[t],
                        plan.profile.packed, False, self.out[t][:, :k], self.auc,
-                       self.auc_len, self.play, plan.think)
+                       self.auc_len, self.play, plan.think, self.faults[t, :k])
+            check_faults(self.faults[t, :k], (plan.players[t], plan.players[1 - t]),
+                         plan.profile,
+                         lambda j, t=t: f"deal {start + j} (table {t})")
         self._solve_dd(plan, k)
 
     def _solve_dd(self, plan: _MatchPlan, k: int) -> None:

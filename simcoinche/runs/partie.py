@@ -51,6 +51,7 @@ from simcoinche._kernels.partie import (
     PartieOutputs,
     run_parties,
 )
+from simcoinche.players.faults import check_faults
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
 from simcoinche.runs.results import (
@@ -209,17 +210,27 @@ class _PartieBuffers:
         # A strided view (one spare column), the layout run_batch gets from simulate: the
         # donne kernel compiled for it serves both.
         self.dout = np.empty((PD_LEN, rows + 1), dtype=np.int32)[:, :rows]
+        # The decisions replaced per donne row of dout (checked, never written).
+        self.faults = np.zeros(rows, dtype=np.int32)
 
     def run(self, plan: _PartiesPlan, key: np.uint64, start: int, k: int,
             progress: Any = None) -> None:
-        """Play parties ``start .. start+k-1``; ``progress(k)`` is called when done."""
+        """Play parties ``start .. start+k-1``; ``progress(k)`` is called when done.
+
+        Raises
+        ------
+        IllegalDecisionError
+            When a player's call or card had to be replaced in one of the donnes.
+        """
         nb = -(-k // BLOCK)
         while True:
             run_parties(key, np.int64(start), np.int64(k), np.int64(plan.max_donnes),
                         np.int64(self.block_rows), _NO_GIVEN,
                         D.Players(plan.codes, plan.params), plan.profile.packed,
-                        PartieOutputs(self.pout[:, :k], self.dout, self.used), plan.think)
+                        PartieOutputs(self.pout[:, :k], self.dout, self.used, self.faults),
+                        plan.think)
             if (self.used[:nb] >= 0).all():
+                self._check(plan, start, k)
                 if progress is not None:
                     progress(k)
                 return
@@ -227,19 +238,35 @@ class _PartieBuffers:
             # for the next chunks). Rows depend only on the partie, never on the room.
             self._alloc(min(4 * self.block_rows, self.max_rows))
 
+    def _rows(self, k: int) -> np.ndarray:
+        """Columns of ``dout`` holding the last run's donnes, in partie then donne order
+        (block ``b``'s rows are ``b*block_rows .. + used[b]``)."""
+        nb = -(-k // BLOCK)
+        lengths = self.used[:nb]
+        ends = np.cumsum(lengths)
+        shift = np.arange(nb, dtype=np.int64) * self.block_rows - (ends - lengths)
+        return np.arange(int(ends[-1]), dtype=np.int64) + np.repeat(shift, lengths)
+
+    def _check(self, plan: _PartiesPlan, start: int, k: int) -> None:
+        """Raise :class:`IllegalDecisionError` when a decision of the last run of ``k``
+        parties was replaced, naming the partie and its donne."""
+        offsets = np.zeros(k + 1, dtype=np.int64)
+        np.cumsum(self.pout[PT_N_DONNES, :k], out=offsets[1:])
+
+        def where(i: int) -> str:
+            p = int(np.searchsorted(offsets, i, side="right")) - 1
+            return f"partie {start + p}, donne {i - int(offsets[p])}"
+
+        check_faults(self.faults[self._rows(k)], plan.players, plan.profile, where)
+
     def stats(self, k: int) -> np.ndarray:
         """What :meth:`PartiesSummary.add_chunk` takes for the last run of ``k`` parties."""
         return self.pout[:, :k]
 
     def table(self, plan: _PartiesPlan, start: int, k: int, sch: pa.Schema) -> pa.Table:
         """Arrow table of the last run: one row per partie, per-donne lists."""
-        nb = -(-k // BLOCK)
-        lengths = self.used[:nb]
-        ends = np.cumsum(lengths)
-        total = int(ends[-1])
-        # Columns of dout in partie order: block b's rows are b*block_rows .. + used[b].
-        shift = np.arange(nb, dtype=np.int64) * self.block_rows - (ends - lengths)
-        idx = np.arange(total, dtype=np.int64) + np.repeat(shift, lengths)
+        idx = self._rows(k)
+        total = idx.size
         d = self.dout[:, idx]
         n_donnes = self.pout[PT_N_DONNES, :k]
         offsets = np.zeros(k + 1, dtype=np.int32)

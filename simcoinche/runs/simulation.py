@@ -43,6 +43,7 @@ from simcoinche._kernels.pimc import PIMC_TT_LOG2
 from simcoinche._kernels.players import PLAYER_PIMC
 from simcoinche._kernels.rng import seed_key
 from simcoinche._version import RULES_VERSION, __version__
+from simcoinche.players.faults import check_faults
 from simcoinche.players.registry import PlayerKind, param_array, params_dict, parse_team_specs
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
@@ -345,12 +346,17 @@ def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_siz
 
 def run_donnes(key: np.uint64, start: int, k: int, dealer: int, codes: np.ndarray,
                params: np.ndarray, prof: np.ndarray, record: bool, out: np.ndarray,
-               auc: np.ndarray, auc_len: np.ndarray, play: np.ndarray, think: Any) -> None:
+               auc: np.ndarray, auc_len: np.ndarray, play: np.ndarray, think: Any,
+               faults: np.ndarray) -> None:
     """:func:`.batch.run_batch` of donnes ``start .. start+k-1`` into ``out`` (and the
-    record arrays), its blocks handed to the threads :data:`PRANGE_CHUNK` at a time."""
+    record arrays), its blocks handed to the threads :data:`PRANGE_CHUNK` at a time.
+
+    ``faults`` (``int32[k]``) receives each donne's replaced decisions (``F_*`` of
+    :mod:`simcoinche._kernels.layout`); :func:`check_faults` turns them into an error.
+    """
     with numba.parallel_chunksize(PRANGE_CHUNK):
         run_batch(key, np.int64(start), np.int64(k), dealer, Players(codes, params), prof,
-                  record, Outputs(out, auc, auc_len, play), think)
+                  record, Outputs(out, auc, auc_len, play, faults), think)
 
 
 class _Buffers:
@@ -371,14 +377,24 @@ class _Buffers:
             self.play = np.zeros((0, 32), dtype=np.uint8)
         # --dd: team 0's DD card points per contract kind (row = kind).
         self.dd = np.zeros((6, size if dd else 0), dtype=np.int16)
+        # The decisions replaced per donne (checked after every chunk, not written).
+        self.faults = np.zeros(size, dtype=np.int32)
 
     def run(self, plan: _Plan, key: np.uint64, start: int, k: int,
             progress: Any = None) -> None:
         """Simulate donnes ``start .. start+k-1`` (then, with ``--dd``, solve their deals);
-        ``progress(donnes)`` is called as the work advances."""
+        ``progress(donnes)`` is called as the work advances.
+
+        Raises
+        ------
+        IllegalDecisionError
+            When a player's call or card had to be replaced in one of the donnes.
+        """
         out = self.out[:, :k]
+        faults = self.faults[:k]
         run_donnes(key, start, k, plan.dealer, plan.codes, plan.params, plan.profile.packed,
-                   plan.record, out, self.auc, self.auc_len, self.play, plan.think)
+                   plan.record, out, self.auc, self.auc_len, self.play, plan.think, faults)
+        check_faults(faults, plan.players, plan.profile, lambda j: f"donne {start + j}")
         if plan.dd:
             from simcoinche.runs.dd_columns import solve_kinds
 
