@@ -5,9 +5,9 @@ illegal one) finishes the donne safely but records it; every command refuses the
 with exit status 1 and one line naming the player kind, the profile and the donne, and
 leaves no output behind.
 
-The plants are test-only player kinds: the kernel codes ``PLAYER_ILLEGAL_CARD`` and
-``PLAYER_ILLEGAL_CALL`` (random players that answer illegally with probability
-``p_illegal`` per decision), given names here by patching the player registry. With a
+The plants are test-only player kinds: random players whose parameter ``RP_ILLEGAL_CARD``
+or ``RP_ILLEGAL_CALL`` (0 for every registered player) makes them answer illegally with
+probability ``p_illegal`` per decision, given names here by patching the player registry. With a
 small ``p_illegal`` the first fault comes after the first chunk, so the writers have
 already written part of the output when the error comes.
 """
@@ -38,10 +38,11 @@ CALL_LINE = re.compile(
     r"replaced it \(\d+ decisions? replaced in \d+ rows?\): the run is refused$")
 
 
-def _plant(name: str, code: int) -> R.PlayerKind:
-    return R.PlayerKind(name, code, "test plant: a random player answering illegally",
+def _plant(name: str, index: int) -> R.PlayerKind:
+    return R.PlayerKind(name, K.PLAYER_RANDOM,
+                        "test plant: a random player answering illegally",
                         (*R.RANDOM.params,
-                         R.Param("p_illegal", K.PL_ILLEGAL, 1.0,
+                         R.Param("p_illegal", index, 1.0,
                                  "probability of an illegal answer per decision",
                                  minimum=0.0, maximum=1.0)))
 
@@ -50,9 +51,9 @@ def _plant(name: str, code: int) -> R.PlayerKind:
 def plants(monkeypatch):
     """The two plants under the names ``illegal-card`` and ``illegal-call``."""
     monkeypatch.setitem(R.PLAYERS, "illegal-card", _plant("illegal-card",
-                                                          K.PLAYER_ILLEGAL_CARD))
+                                                          K.RP_ILLEGAL_CARD))
     monkeypatch.setitem(R.PLAYERS, "illegal-call", _plant("illegal-call",
-                                                          K.PLAYER_ILLEGAL_CALL))
+                                                          K.RP_ILLEGAL_CALL))
 
 
 def _error_line(capsys, pattern: re.Pattern[str]) -> re.Match[str]:

@@ -81,16 +81,13 @@ from simcoinche._kernels.players import (
     I_VOID,
     INFO_LEN,
     PLAYER_HEURISTIC,
-    PLAYER_ILLEGAL_CARD,
     PLAYER_PIMC,
     PLAYER_RANDOM,
     auction_apply_inline,
-    plant_action,
-    plant_card,
     random_action,
     random_card,
 )
-from simcoinche._kernels.rng import STREAM_PLAYERS, donne_key, lowest_bit, random_bit, rng_seed
+from simcoinche._kernels.rng import STREAM_PLAYERS, donne_key, lowest_bit, rng_seed
 from simcoinche._kernels.scoring import (
     S_ANN0,
     S_ANN1,
@@ -207,9 +204,6 @@ def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
     player bids like the heuristic one."""
     if code == PLAYER_RANDOM:
         return random_action(hand, astate, actions, n_actions, params, row, prof, st)
-    if code >= PLAYER_ILLEGAL_CARD:
-        # Test plants (reachable from the tests only): sometimes an illegal call.
-        return plant_action(code, hand, astate, actions, n_actions, params, row, prof, st)
     return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
 
 
@@ -234,9 +228,6 @@ def choose_card(players, team, hand, legal, trick, n, info, actions, n_actions, 
     if code == PLAYER_HEURISTIC:
         return heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
                               prof, st)
-    if code >= PLAYER_ILLEGAL_CARD:
-        # Test plants (reachable from the tests only): sometimes an illegal card or none.
-        return plant_card(code, legal, n, params, row, st)
     return random_card(hand, legal, trick, n, info, actions, n_actions, params, row, prof,
                        st)
 
@@ -450,17 +441,18 @@ def play_phase(dealer, contract, players, prof, n_actions, record, play_rec, row
                 # legal_mask, without recomputing the trick's winner).
                 legal = legal_mask_win(hand, led, win_card, win_pos == p - 2, kind, prof)
             if codes[team] == PLAYER_RANDOM:
-                # Random player: a uniform legal card (random_card), inlined.
-                c = random_bit(st, legal)
+                # Random player: a uniform legal card (an illegal one for the test plants).
+                c = random_card(hand, legal, trick, p, info, actions, n_actions,
+                                players.params, team, prof, st)
             else:
                 info[I_SEAT] = seat
                 c = choose_card(players, team, hand, legal, trick, p, info, actions,
                                 n_actions, prof, st, think)
-                if c < 0 or c > 31 or (np.int64(legal) >> c) & 1 == 0:
-                    # A player may only play a legal card: the fault is recorded (the
-                    # facade fails the run) and the lowest legal card ends the donne.
-                    fault = (fault | (F_CARD << seat)) + F_ONE
-                    c = lowest_bit(legal)
+            if c < 0 or c > 31 or (np.int64(legal) >> c) & 1 == 0:
+                # A player may only play a legal card: the fault is recorded (the
+                # facade fails the run) and the lowest legal card ends the donne.
+                fault = (fault | (F_CARD << seat)) + F_ONE
+                c = lowest_bit(legal)
             trick[p] = c
             cur[seat] = hand & ~(np.uint32(1) << np.uint32(c))
             played |= np.int64(1) << c

@@ -50,13 +50,6 @@ PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
 PLAYER_PIMC = 2
 N_PLAYER_KINDS = 3
-# Test plants, reachable only from the tests (no registry name maps to them): random
-# players (parameters RP_*) that answer, with probability params[row, PL_ILLEGAL] per
-# decision, an illegal card or none (PLAYER_ILLEGAL_CARD) or an illegal call
-# (PLAYER_ILLEGAL_CALL). They show that every facade refuses a run where a kernel had to
-# replace a decision (issue 20).
-PLAYER_ILLEGAL_CARD = 3
-PLAYER_ILLEGAL_CALL = 4
 PARAM_LEN = 48
 
 # Auction action codes (simcoinche.rules.actions).
@@ -92,7 +85,11 @@ RP_OVERBID = 1      # probability of outbidding an existing bid
 RP_MAX_JUMP = 2     # a bid goes 0..max_jump levels above the lowest legal one
 RP_COINCHE = 3      # probability of coinching an opponent's bid when allowed
 RP_SURCOINCHE = 4   # probability of surcoinching when allowed
-PL_ILLEGAL = 5      # test plants: probability of an illegal answer per decision
+# Test plants (issue 20): random players given, in the tests only, a probability per
+# decision of an illegal call or card, showing that every facade refuses a run where a
+# kernel had to replace a decision. 0 for every registered player: no draw, the same rows.
+RP_ILLEGAL_CALL = 5  # probability of an illegal call per auction decision
+RP_ILLEGAL_CARD = 6  # probability of an illegal card (or none) per card played
 
 
 @njit(cache=True, inline="always")
@@ -131,6 +128,10 @@ def random_action(hand, astate, actions, n_actions, params, row, prof, st):
     """
     if astate[A_STATUS] != 0:
         return ACT_PASS
+    p_illegal = params[row, RP_ILLEGAL_CALL]
+    if p_illegal > 0.0 and uniform01(st) < p_illegal:
+        # Test plants only (never a registered player): an illegal call.
+        return illegal_action(astate)
     if astate[A_BIDDER] >= 0:
         # Surcoinche, when this seat's team is coinched and the profile allows it.
         if astate[A_COINCHE] == 2 and auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
@@ -160,34 +161,16 @@ def random_action(hand, astate, actions, n_actions, params, row, prof, st):
 @njit(cache=True, inline="always")
 def random_card(hand, legal, trick, n, info, actions, n_actions, params, row, prof, st):
     """Play of the random player: a card drawn uniformly from ``legal`` (``uint32``)."""
-    return random_bit(st, legal)
-
-
-@njit(cache=True, inline="always")
-def plant_action(code, hand, astate, actions, n_actions, params, row, prof, st):
-    """Call of a test plant (``PLAYER_ILLEGAL_*``): the random player's, except that
-    ``PLAYER_ILLEGAL_CALL`` answers :func:`illegal_action` with probability
-    ``params[row, PL_ILLEGAL]``."""
-    if code == PLAYER_ILLEGAL_CALL and uniform01(st) < params[row, PL_ILLEGAL]:
-        # The planted fault: an illegal call.
-        return illegal_action(astate)
-    return random_action(hand, astate, actions, n_actions, params, row, prof, st)
-
-
-@njit(cache=True, inline="always")
-def plant_card(code, legal, n, params, row, st):
-    """Card of a test plant (``PLAYER_ILLEGAL_*``): a uniform legal card, except that
-    ``PLAYER_ILLEGAL_CARD`` answers :func:`illegal_card` with probability
-    ``params[row, PL_ILLEGAL]``."""
-    if code == PLAYER_ILLEGAL_CARD and uniform01(st) < params[row, PL_ILLEGAL]:
-        # The planted fault: an illegal card, or none.
+    p_illegal = params[row, RP_ILLEGAL_CARD]
+    if p_illegal > 0.0 and uniform01(st) < p_illegal:
+        # Test plants only (never a registered player): an illegal card, or none.
         return illegal_card(legal, n)
     return random_bit(st, legal)
 
 
 @njit(cache=True, inline="always")
 def illegal_action(astate):
-    """Test plant (``PLAYER_ILLEGAL_CALL``): a call the rules always forbid."""
+    """Test plants (``RP_ILLEGAL_CALL``): a call the rules always forbid."""
     if astate[A_BIDDER] < 0:
         # Coinche with no bid to coinche: illegal.
         return ACT_COINCHE
@@ -197,7 +180,7 @@ def illegal_action(astate):
 
 @njit(cache=True, inline="always")
 def illegal_card(legal, n):
-    """Test plant (``PLAYER_ILLEGAL_CARD``): no card (-1) when leading, else the lowest
+    """Test plants (``RP_ILLEGAL_CARD``): no card (-1) when leading, else the lowest
     card outside ``legal`` (``uint32``; never all 32 cards)."""
     if n == 0:
         # No card at all.

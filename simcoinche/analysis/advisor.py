@@ -73,12 +73,14 @@ Z95 = 1.959963984540054
 #: ``params`` the model players per team, ``prof`` the packed profile. It must fill the
 #: rows ``PC_TRICKS``, ``PC_CARD_POINTS``, ``PC_ANNOUNCE``, ``PC_BELOTE`` and
 #: ``PC_TAKER_TRICKS`` of :mod:`simcoinche._kernels.batch` (scoring reads only those).
+#: The keyword ``names`` (the model players' kind names per team) names them in the
+#: error of a replaced decision.
 PlayMode = Callable[..., np.ndarray]
 
 
 def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
                    kind: np.ndarray, codes: np.ndarray, params: np.ndarray,
-                   prof: np.ndarray) -> np.ndarray:
+                   prof: np.ndarray, names: Sequence[str] | None = None) -> np.ndarray:
     """The model players' own card play (``--play heuristic``), as in a simulation.
 
     Row ``r`` draws from the players' stream of index ``r`` of ``run_key``
@@ -97,13 +99,15 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
                        Contracts(np.full(m, dealer, dtype=np.int8), taker,
                                  np.zeros(m, dtype=np.int8), kind, np.ones(m, dtype=np.int8)),
                        Players(codes, params), prof, pc, think_arg(codes))
-        check_faults(pc[PC_FAULTS], codes, prof, lambda j: f"final contract {j}")
+        check_faults(pc[PC_FAULTS], codes if names is None else names, prof,
+                     lambda j: f"final contract {j}")
     return pc
 
 
 def play_pimc(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
               kind: np.ndarray, codes: np.ndarray, params: np.ndarray, prof: np.ndarray,
-              overrides: Mapping[str, float] | None = None) -> np.ndarray:
+              overrides: Mapping[str, float] | None = None,
+              names: Sequence[str] | None = None) -> np.ndarray:
     """The final contracts played by ``pimc`` seats at all four seats (``--play pimc``).
 
     Each team's card play is the PIMC player's (:mod:`simcoinche._kernels.pimc`), with
@@ -127,7 +131,7 @@ def play_pimc(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndar
 
 def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
             kind: np.ndarray, codes: np.ndarray, params: np.ndarray,
-            prof: np.ndarray) -> np.ndarray:
+            prof: np.ndarray, names: Sequence[str] | None = None) -> np.ndarray:
     """The final contracts played double dummy (``--play dd``), as ``odds --play dd``.
 
     Every distinct (deal, contract kind) is solved once (all hands visible, perfect
@@ -410,14 +414,15 @@ def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
 
 def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
              cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
-             play_fn: PlayMode = play_heuristic
+             play_fn: PlayMode = play_heuristic, names: Sequence[str] | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Finish the auction after each candidate on each kept deal, play and score it.
 
     Returns ``contracts`` (``int16[C_LEN, m, n]``, rows ``C_*`` of
     :mod:`simcoinche._kernels.auction_filter`), ``diff`` (``int32[m, n]``: the player's
     team's marks minus the opponents') and ``made`` (``int8[m, n]``: 1, 0, or -1 when
-    passed out). Runs on the current numba thread count.
+    passed out). Runs on the current numba thread count. ``names`` (the model
+    players' kind names per team) name them in the error of a replaced decision.
     """
     from simcoinche._kernels.auction_filter import (
         C_FAULTS,
@@ -436,7 +441,7 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
                       np.int64(len(observed.codes)), np.array(cands, dtype=np.uint8),
                       codes, rows, packed, contracts)
     # A model call the kernel had to replace fails the advice (issue 20).
-    check_faults(contracts[C_FAULTS], codes, prof,
+    check_faults(contracts[C_FAULTS], codes if names is None else names, prof,
                  lambda i: f"deal {kept.index[i % n]} after "
                            f"{format_action(cands[i // n], prof)}")
     # One play per distinct (deal, taker, kind): card play reads neither the level
@@ -451,7 +456,7 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     deal_of = uniq // 24
     pc = play_fn(run_key, np.ascontiguousarray(kept.hands[deal_of]), observed.dealer,
                  ((uniq % 24) // 6).astype(np.int8), (uniq % 6).astype(np.int8),
-                 codes, rows, packed)
+                 codes, rows, packed, names=names)
     diff = np.empty((m, n), dtype=np.int32)
     made = np.empty((m, n), dtype=np.int8)
     score_outcomes(pc, play_col, contracts, np.int64(observed.seat & 1), packed, diff,
@@ -534,10 +539,11 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     numba.set_num_threads(threads)
     t0 = time.perf_counter()
     try:
+        names = [k.name for k in pk]
         kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
-                         progress=progress)
+                         progress=progress, names=names)
         contracts, diff, made = evaluate(key, kept, observed, cands, codes, rows, prof,
-                                         play_fn)
+                                         play_fn, names)
     finally:
         numba.set_num_threads(previous)
     seconds = time.perf_counter() - t0

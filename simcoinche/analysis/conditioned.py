@@ -27,7 +27,7 @@ the player is the seat to speak next, ``(dealer + 1 + len(auction)) % 4``; give 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -204,7 +204,8 @@ def _progress(total: int, enabled: bool | None):
 
 def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
               codes: np.ndarray, rows: np.ndarray, max_draws: int = MAX_DRAWS,
-              modelled: int | None = None, progress: bool | None = None) -> KeptDeals:
+              modelled: int | None = None, progress: bool | None = None,
+              names: Sequence[str] | None = None) -> KeptDeals:
     """The first ``n`` deals of ``seed`` that the model bidders agree with.
 
     Parameters
@@ -224,6 +225,9 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
         Seats whose actions the model must reproduce (bit ``s``); default every seat
         but the player's. Tests pass a wrong mask to show that the check notices.
     progress : bool, optional
+    names : sequence of str, optional
+        The model players' kind names per team, naming them in the error of a replaced
+        call (default: named from their kernel codes).
 
     Raises
     ------
@@ -261,7 +265,8 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
                          np.int64(modelled), Players(codes, rows), prof.packed,
                          FilterOutputs(hands, early, keep, faults))
             # A model call the kernel had to replace fails the run (issue 20).
-            check_faults(faults, codes, prof, lambda i, drawn=drawn: f"deal {drawn + i}")
+            check_faults(faults, codes if names is None else names, prof,
+                         lambda i, drawn=drawn: f"deal {drawn + i}")
             idx = np.flatnonzero(keep)[:n - kept]
             if idx.size:
                 last = drawn + int(idx[-1]) + 1

@@ -682,7 +682,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         t0 = time.perf_counter()
         if observed is not None:
             kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
-                             progress=progress)
+                             progress=progress, names=[k.name for k in pk])
         with _progress(samples * len(kinds), progress) as bar:
             for start in range(0, samples, chunk):
                 k_n = min(chunk, samples - start)

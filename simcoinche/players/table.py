@@ -102,12 +102,12 @@ from simcoinche._kernels.players import (
     I_VOID,
     INFO_LEN,
     PLAYER_RANDOM,
+    random_card,
 )
 from simcoinche._kernels.rng import (
     RNG_STATE_LEN,
     STREAM_PLAYERS,
     donne_key,
-    random_bit,
     rng_seed,
 )
 from simcoinche._kernels.scoring import (
@@ -429,20 +429,24 @@ class Table:
                             f"card {p + 1} of the trick) played {_card_text(card)}, not a "
                             f"legal card (legal: {_cards_text(legal)})")
                     card = int(card)
-                elif self.codes[team] == PLAYER_RANDOM:
-                    # Random player: a uniform legal card (random_card, inlined in
-                    # play_phase).
-                    card = int(random_bit(st, _U32(legal)))
                 else:
-                    info[I_SEAT] = seat
-                    t0 = time.perf_counter()
-                    card = int(choose_card(self.players, np.int64(team), _U32(hand),
-                                           _U32(legal), trick, np.int64(p), info,
-                                           self.actions, np.int64(na), prof, st,
-                                           self.think))
-                    tm = self.timing[team]
-                    tm.cards += 1
-                    tm.card_seconds += time.perf_counter() - t0
+                    if self.codes[team] == PLAYER_RANDOM:
+                        # Random player: a uniform legal card (random_card, as in
+                        # play_phase; an illegal one for the test plants).
+                        card = int(random_card(_U32(hand), _U32(legal), trick, np.int64(p),
+                                               info, self.actions, np.int64(na),
+                                               self.players.params, np.int64(team), prof,
+                                               st))
+                    else:
+                        info[I_SEAT] = seat
+                        t0 = time.perf_counter()
+                        card = int(choose_card(self.players, np.int64(team), _U32(hand),
+                                               _U32(legal), trick, np.int64(p), info,
+                                               self.actions, np.int64(na), prof, st,
+                                               self.think))
+                        tm = self.timing[team]
+                        tm.cards += 1
+                        tm.card_seconds += time.perf_counter() - t0
                     if card < 0 or card > 31 or (legal >> card) & 1 == 0:
                         # A kernel player may only play a legal card (play_one would
                         # record the fault and play the lowest legal card): refused.
