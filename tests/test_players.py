@@ -37,8 +37,10 @@ PROF = FEDERAL.packed
 
 def test_registry_codes_and_parameter_names_are_consistent():
     assert RANDOM.code == K.PLAYER_RANDOM and HEURISTIC.code == K.PLAYER_HEURISTIC
-    assert PLAYERS["pimc"].code == K.PLAYER_PIMC
-    assert set(PLAYERS) == {"random", "heuristic", "pimc"}
+    assert PLAYERS["pimc"].code == K.PLAYER_PIMC and PLAYERS["club"].code == K.PLAYER_CLUB
+    assert set(PLAYERS) == {"random", "heuristic", "club", "pimc"}
+    # Every kind its own code: errors and reports name a player from its code.
+    assert len({k.code for k in PLAYERS.values()}) == len(PLAYERS) == K.N_PLAYER_KINDS
     # The PIMC player bids with the heuristic's parameters (same offsets), plus its own.
     assert PLAYERS["pimc"].params[:H.N_PARAMS] == HEURISTIC.params
     assert min(p.offset for p in PLAYERS["pimc"].params[H.N_PARAMS:]) >= H.N_PARAMS

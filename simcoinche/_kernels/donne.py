@@ -80,7 +80,6 @@ from simcoinche._kernels.players import (
     I_VALUE,
     I_VOID,
     INFO_LEN,
-    PLAYER_HEURISTIC,
     PLAYER_PIMC,
     PLAYER_RANDOM,
     auction_apply_inline,
@@ -125,7 +124,8 @@ class Players(NamedTuple):
     """The players of the two teams, as the donne kernels take them.
 
     ``codes`` : int32[2]
-        Player kind per team (``PLAYER_RANDOM`` / ``PLAYER_HEURISTIC`` / ``PLAYER_PIMC``).
+        Player kind per team (``PLAYER_RANDOM`` / ``PLAYER_HEURISTIC`` / ``PLAYER_PIMC`` /
+        ``PLAYER_CLUB``).
     ``params`` : float64[2, PARAM_LEN]
         Parameter row per team.
     """
@@ -201,7 +201,7 @@ _card_points = njit(inline="always")(card_points.py_func)
 @njit(cache=True, inline="always")
 def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st):
     """Auction action of a player of kind ``code`` (registry in :mod:`.players`); the PIMC
-    player bids like the heuristic one."""
+    and club players bid like the heuristic one."""
     if code == PLAYER_RANDOM:
         return random_action(hand, astate, actions, n_actions, params, row, prof, st)
     return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
@@ -225,11 +225,12 @@ def choose_card(players, team, hand, legal, trick, n, info, actions, n_actions, 
     row = team
     if code == PLAYER_PIMC:
         return think_card(think, hand, legal, trick, n, info, params, row, prof, st)
-    if code == PLAYER_HEURISTIC:
-        return heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
-                              prof, st)
-    return random_card(hand, legal, trick, n, info, actions, n_actions, params, row, prof,
-                       st)
+    if code == PLAYER_RANDOM:
+        return random_card(hand, legal, trick, n, info, actions, n_actions, params, row,
+                           prof, st)
+    # The heuristic player and the club player (today's heuristic) play alike.
+    return heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
+                          prof, st)
 
 
 @njit(cache=True)
@@ -563,8 +564,8 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
         Dealer seat of this donne.
     players : Players
         ``codes`` int32[2] (player kind per team: ``PLAYER_RANDOM`` /
-        ``PLAYER_HEURISTIC`` / ``PLAYER_PIMC``), ``params`` float64[2, PARAM_LEN]
-        (parameter row per team).
+        ``PLAYER_HEURISTIC`` / ``PLAYER_PIMC`` / ``PLAYER_CLUB``), ``params``
+        float64[2, PARAM_LEN] (parameter row per team).
     prof : int32[PROFILE_LEN]
         Packed profile.
     record : bool

@@ -2,8 +2,9 @@
 
 A player is two kernels, one for the auction and one for the play, selected by a small
 integer code (``PLAYER_RANDOM`` 0, ``PLAYER_HEURISTIC`` 1, ``PLAYER_PIMC`` 2: it bids like
-the heuristic player and plays from sampled worlds solved double dummy, :mod:`.pimc`) chosen
-per team. Each team
+the heuristic player and plays from sampled worlds solved double dummy, :mod:`.pimc`;
+``PLAYER_CLUB`` 3: today's heuristic player, kept unchanged as the yardstick of the auction
+work) chosen per team. Each team
 also gets a ``float64[PARAM_LEN]`` parameter row (names and defaults:
 :mod:`simcoinche.players.registry`); player kernels take the ``float64[2, PARAM_LEN]`` array and
 the row to read (``params[row, X]``), so that no array view is made per decision.
@@ -49,7 +50,10 @@ auction_apply_inline = njit(inline="always")(auction_apply.py_func)
 PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
 PLAYER_PIMC = 2
-N_PLAYER_KINDS = 3
+# Today's heuristic player (its bidding and its card play) kept unchanged under its own
+# code: the yardstick every change of the auction is measured against (issue 21).
+PLAYER_CLUB = 3
+N_PLAYER_KINDS = 4
 PARAM_LEN = 48
 
 # Auction action codes (simcoinche.rules.actions).

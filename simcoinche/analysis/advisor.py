@@ -111,8 +111,8 @@ def play_pimc(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndar
     """The final contracts played by ``pimc`` seats at all four seats (``--play pimc``).
 
     Each team's card play is the PIMC player's (:mod:`simcoinche._kernels.pimc`), with
-    the team's own parameters where the team's model player is ``heuristic`` or ``pimc``
-    (PIMC's parameters are the heuristic's plus ``worlds``), then ``overrides`` (from
+    the team's own parameters where the team's model player is ``heuristic``, ``club`` or
+    ``pimc`` (PIMC's parameters are the heuristic's plus ``worlds``), then ``overrides`` (from
     ``--play pimc:worlds=N``); a ``random`` team's card play becomes PIMC's defaults.
     Row ``r`` draws its worlds from the players' stream of index ``r`` of ``run_key``, as
     ``odds --players pimc`` does (:func:`play_heuristic` with PIMC codes).
@@ -123,7 +123,8 @@ def play_pimc(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndar
     rows = np.empty_like(params)
     for t in range(2):
         pk = by_code[int(codes[t])]
-        own = params_dict(pk, params[t]) if pk.name in ("heuristic", "pimc") else {}
+        own = (params_dict(pk, params[t]) if pk.name in ("heuristic", "club", "pimc")
+               else {})
         rows[t] = param_array(PIMC, {**own, **(overrides or {})})
     pimc_codes = np.full(2, PIMC.code, dtype=codes.dtype)
     return play_heuristic(run_key, hands, dealer, taker, kind, pimc_codes, rows, prof)

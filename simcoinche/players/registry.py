@@ -83,6 +83,14 @@ HEURISTIC = PlayerKind(
     tuple(Param(name, off, default, text) for name, off, default, text in H.PARAMS),
 )
 
+CLUB = PlayerKind(
+    "club", K.PLAYER_CLUB,
+    "the heuristic player as it bid and played before the data-fitted auction (issue 21), "
+    "kept unchanged, row for row, as the yardstick every change of the auction is "
+    "measured against",
+    HEURISTIC.params,
+)
+
 PIMC = PlayerKind(
     "pimc", K.PLAYER_PIMC,
     "perfect-information Monte Carlo: each card from `worlds` deals drawn uniformly among "
@@ -93,7 +101,7 @@ PIMC = PlayerKind(
            integer=True, minimum=1, maximum=4096)),
 )
 
-PLAYERS: dict[str, PlayerKind] = {p.name: p for p in (RANDOM, HEURISTIC, PIMC)}
+PLAYERS: dict[str, PlayerKind] = {p.name: p for p in (RANDOM, HEURISTIC, CLUB, PIMC)}
 DEFAULT_PLAYERS = "heuristic"
 
 
