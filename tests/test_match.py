@@ -9,6 +9,7 @@ against itself plays the same run at both tables and every deal scores exactly 0
 from __future__ import annotations
 
 import json
+import re
 
 import numba
 import numpy as np
@@ -105,12 +106,13 @@ def test_statistics_of_constructed_tables_are_counted_by_hand():
     # (Deal 0 at t0 is a capot: 250 card points in the profile's rows, 252 in DD terms.)
     t0 = _rows(O_PASSED=[0, 0, 1], O_TAKER=[0, 3, -1], O_COINCHE=[1, 2, 0],
                O_MADE=[1, 0, 0], O_MARKS=[250, 320, 0], O_CARD_POINTS=[250, 40, 0],
-               O_TRICKS=[8, 2, 0])
+               O_TRICKS=[8, 2, 0], O_VALUE=[250, 90, 0])
     t0[D.O_MARKS + 1] = [0, 0, 0]
     t0[D.O_CARD_POINTS + 1] = [0, 122, 0]
     t0[D.O_TRICKS + 1] = [0, 6, 0]
     t1 = _rows(O_PASSED=[0, 1, 0], O_TAKER=[1, -1, 2], O_COINCHE=[1, 0, 4],
-               O_MADE=[0, 0, 1], O_MARKS=[160, 0, 640], O_CARD_POINTS=[90, 0, 100])
+               O_MADE=[0, 0, 1], O_MARKS=[160, 0, 640], O_CARD_POINTS=[90, 0, 100],
+               O_VALUE=[80, 0, 100])
     t1[D.O_MARKS + 1] = [0, 0, 0]
     t1[D.O_CARD_POINTS + 1] = [72, 0, 62]
     dd = np.array([[252, 50, -1], [100, -1, 110]], dtype=np.int16)
@@ -124,6 +126,14 @@ def test_statistics_of_constructed_tables_are_counted_by_hand():
     a, b = res.stats["a"], res.stats["b"]
     assert (a.contracts, a.made, a.coinches, a.coinches_won) == (2, 1, 2, 1)
     assert (b.contracts, b.made, b.coinches, b.coinches_won) == (2, 1, 0, 0)
+    # The contract mix over the 6 donnes each player sat at: a bid a capot (250) and 80,
+    # b 90 and 100; a coinched twice.
+    da, db = a.as_dict(False), b.as_dict(False)
+    assert (da["donnes"], da["take_rate"], da["mean_bid"], da["capots"]) == \
+        (6, pytest.approx(2 / 6), pytest.approx(165.0), 1)
+    assert (db["take_rate"], db["mean_bid"], db["capots"]) == \
+        (pytest.approx(2 / 6), pytest.approx(95.0), 0)
+    assert (da["coinche_rate"], db["coinche_rate"]) == (pytest.approx(2 / 6), 0.0)
     # a took deal 0 twice: DD 252 vs a capot made, DD 100 vs 72 made → loses 0 and 28.
     assert a.as_dict(True)["dd_loss_taking"] == pytest.approx(14.0)
     # b took deal 1 at t0 (DD 50, made 122) and deal 2 at t1 (DD 110, made 100).
@@ -210,7 +220,8 @@ def test_cli_json_layout(capsys):
     assert lo <= d["mean_diff"] <= hi
     assert 0 <= d["won"] <= 1 and d["won"] + d["tied"] + d["lost"] == pytest.approx(1)
     assert set(d["players"]) == {"a", "b"}
-    assert set(d["players"]["a"]) == {"name", "contracts", "made", "coinches",
+    assert set(d["players"]["a"]) == {"name", "donnes", "contracts", "take_rate", "made",
+                                      "mean_bid", "capots", "coinches", "coinche_rate",
                                       "coinches_won"}
     assert d["players"]["b"]["name"] == "heuristic:open_min=90"
 
@@ -221,6 +232,8 @@ def test_cli_text_summary(capsys):
     assert "match heuristic (a) vs random (b): 200 deals" in text
     assert "95 % interval" in text and "fewer than 300 deals" in text
     assert "a heuristic:" in text and "b random:" in text
+    assert re.search(r"a heuristic: took [0-9.]+ % of the donnes \([0-9,]+ contracts\), "
+                     r"[0-9.]+ % made, mean bid [0-9.]+, [0-9,]+ capots bid; coinched", text)
 
 
 @pytest.mark.parametrize("args, culprit", [

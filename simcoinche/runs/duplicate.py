@@ -32,12 +32,15 @@ Statistics (all in marks, the rounded score of a donne):
   sample standard deviation of the ``d``): a normal approximation on the paired
   differences, sound for a few hundred deals or more;
 - **won / tied / lost**: shares of deals with ``d > 0``, ``d = 0``, ``d < 0``;
-- per player, over both tables: contracts its team took and the share made; coinches its
-  team made (as defenders, coinche or surcoinche ``≥ 2``) and how many ended with the
-  contract failing; with ``dd=True``, the card points its takers' play lost against double
-  dummy (:func:`dd_takers`: the takers' DD card points for the contract kind minus the
-  card points they made; the defence's play is in it too) and the counterpart as defenders
-  (card points the takers made minus their DD value: what its defence gave away).
+- per player, over both tables (``2n`` donnes, passed-out ones included): the contract mix
+  of its team — the share of donnes it took, the share of those made, the mean value bid
+  (a capot counts 250, a générale its profile value) and the capots bid (générales
+  included); the coinches its team made (as defenders, coinche or surcoinche ``≥ 2``) per
+  donne and the share that ended with the contract failing; with ``dd=True``, the card
+  points its takers' play lost against double dummy (:func:`dd_takers`: the takers' DD
+  card points for the contract kind minus the card points they made; the defence's play
+  is in it too) and the counterpart as defenders (card points the takers made minus their
+  DD value: what its defence gave away).
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ from simcoinche._kernels.donne import (
     O_TAKER,
     O_TRICKS,
     O_TRUMP,
+    O_VALUE,
 )
 from simcoinche._version import RULES_VERSION, __version__
 from simcoinche.players.faults import check_faults
@@ -83,6 +87,9 @@ DD_CHUNK = 32
 Z95 = 1.959963984540054
 #: Card points of a capot in double-dummy values, whatever the profile.
 DD_CAPOT = 252
+# The value of a capot bid in every profile (RULES.md: "`bid` = the value, 250 for
+# capot"); a générale is worth more, so ``bid_value >= CAPOT_VALUE`` picks both.
+CAPOT_VALUE = 250
 DIFFERENCE = ("(A's team marks - B's team marks at table 0) + (the same at table 1); "
               "table 0: A at seats 0/2, table 1: A at seats 1/3; same cards and dealer")
 
@@ -173,8 +180,11 @@ class PlayerStats:
     """What one player did over both tables (its team's contracts and coinches)."""
 
     name: str
+    donnes: int = 0
     contracts: int = 0
     made: int = 0
+    bid_value_sum: int = 0
+    capots: int = 0
     coinches: int = 0
     coinches_won: int = 0
     dd_contracts: int = 0
@@ -186,9 +196,14 @@ class PlayerStats:
         """JSON view: counts, rates (``None`` without a denominator), DD means with ``dd``."""
         d: dict[str, Any] = {
             "name": self.name,
+            "donnes": self.donnes,
             "contracts": self.contracts,
+            "take_rate": _rate(self.contracts, self.donnes),
             "made": _rate(self.made, self.contracts),
+            "mean_bid": _rate(self.bid_value_sum, self.contracts),
+            "capots": self.capots,
             "coinches": self.coinches,
+            "coinche_rate": _rate(self.coinches, self.donnes),
             "coinches_won": _rate(self.coinches_won, self.coinches),
         }
         if dd:
@@ -251,6 +266,7 @@ class MatchResult(RunInfo):
             taker_team = o[O_TAKER] & 1
             made = o[O_MADE] != 0
             coinched = o[O_COINCHE] >= 2
+            value = o[O_VALUE].astype(np.int64)
             if dd is not None:
                 cp = np.where(taker_team == 1, o[O_CARD_POINTS + 1], o[O_CARD_POINTS])
                 tricks = np.where(taker_team == 1, o[O_TRICKS + 1], o[O_TRICKS])
@@ -262,8 +278,12 @@ class MatchResult(RunInfo):
                 s = self.stats[role]
                 took = played & (taker_team == team)
                 defended = played & (taker_team != team)
+                s.donnes += int(o.shape[1])
                 s.contracts += int(took.sum())
                 s.made += int((took & made).sum())
+                s.bid_value_sum += int(value[took].sum())
+                # Capot (250) and générale (above it) bids.
+                s.capots += int((took & (value >= CAPOT_VALUE)).sum())
                 # A coinche is always the defence's ("only against the current highest
                 # bid when it belongs to the other team"); surcoinched ones included.
                 co = defended & coinched
@@ -360,8 +380,11 @@ class MatchResult(RunInfo):
                      f"lost {100 * self.lost:.1f} %")
         for role, s in self.stats.items():
             d = s.as_dict(self.dd)
-            parts = [f"{d['contracts']:,} contracts, {_pct(d['made'])} made",
-                     f"{d['coinches']:,} coinches, {_pct(d['coinches_won'])} won"]
+            parts = [f"took {_pct(d['take_rate'])} of the donnes ({d['contracts']:,} "
+                     f"contracts), {_pct(d['made'])} made, mean bid {_num(d['mean_bid'])}, "
+                     f"{d['capots']:,} capots bid",
+                     f"coinched {_pct(d['coinche_rate'])} of the donnes "
+                     f"({d['coinches']:,}), {_pct(d['coinches_won'])} won"]
             if self.dd:
                 parts.append("card points lost against double dummy: as takers "
                              f"{_num(d['dd_loss_taking'])}, as defence "
