@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import exhaustive_dd as ex
 import numpy as np
 import pytest
 
@@ -174,31 +175,55 @@ def test_sure_points_bounds_trumps_split_between_partners_and_partners_master(sc
     assert _value(scratch, partner, 0, 4, capot_open=True) == 35
 
 
-# Four tricks left, outside federal. The exhaustive minimax visits about 17,000 nodes per
-# position at 4 tricks (no pruning, no table; legal_cards, trick_winner and card_points
-# in Python at every node, and a copy of the four hands per card): about 0.35 s of CPU a
-# position on the project's machine (the solver: 0.1 ms), so the issue's 5,000 positions
-# per profile would take about 90 min of CPU. Until the lead decides how to afford them,
-# 8 positions per profile and contract kind (136 in all, about 50 s of CPU).
-N_PER_KIND_4 = 8
+# Four tricks left, outside federal (issue 20, item 7). The readable minimax
+# (reference_dd) visits about 17,000 nodes per position at 4 tricks, about 0.35 s of CPU:
+# 5,000 positions per profile would take 90 min. The same exhaustive search compiled
+# (tests/exhaustive_dd.py: no pruning, no table, on the rule kernels) takes about a
+# millisecond: it is first checked against reference_dd on a few positions of every
+# kind, then the solver against it on 5,000 positions per profile.
+N_PER_KIND_READABLE = 2
+N_PER_PROFILE_4 = 5_000
+
+
+def _oracle_cards(hands, leader, trick, kind, profile, capot_open) -> dict[int, int]:
+    cards = np.zeros(8, np.int64)
+    values = np.zeros(8, np.int64)
+    tr = np.zeros(4, np.int64)
+    tr[:len(trick)] = trick
+    k = ex.card_values(np.array([_mask(h) for h in hands], np.int64), leader, tr,
+                       len(trick), kind, profile.packed, int(capot_open), cards, values)
+    return {int(cards[j]): int(values[j]) for j in range(k)}
+
+
+@pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.name)
+def test_compiled_exhaustive_minimax_equals_the_readable_one(profile):
+    """The oracle of the thousands (tests/exhaustive_dd.py) gives reference_dd's value for
+    every legal card, in every contract kind, from positions with 4 tricks left."""
+    rng = random.Random(f"oracle-{profile.name}")
+    for kind in profile.contract_kinds:
+        for _ in range(N_PER_KIND_READABLE):
+            hands, leader, trick, capot_open = _random_position(rng, profile, kind, 4)
+            want = rdd.card_values(hands, leader, trick, kind, profile, capot_open)
+            assert _oracle_cards(hands, leader, trick, kind, profile, capot_open) == want
 
 
 @pytest.mark.parametrize("profile", [CLASSIC, STEPHANOISE, STRICT], ids=lambda p: p.name)
 def test_dd_values_equal_exhaustive_minimax_with_four_tricks_left(scratch, profile):
-    """Every contract kind of classic, stephanoise and strict (suits, SA, TA): from
-    random positions with 4 tricks left (a trick possibly in progress), the solver's
-    value and the value of every legal card equal the exhaustive minimax's."""
+    """Every contract kind of classic, stephanoise and strict (suits, SA, TA), 5,000
+    random positions per profile with 4 tricks left (a trick possibly in progress): the
+    solver's value and the value of every legal card equal the exhaustive minimax's."""
     rng = random.Random(f"four-{profile.name}")
+    kinds = list(profile.contract_kinds)
     mismatches = []
-    for kind in profile.contract_kinds:
-        for _ in range(N_PER_KIND_4):
-            hands, leader, trick, capot_open = _random_position(rng, profile, kind, 4)
-            want_cards = rdd.card_values(hands, leader, trick, kind, profile, capot_open)
-            seat = (leader + len(trick)) % 4
-            # dd_value is the best of card_values for the seat to play (reference_dd).
-            want = (max if seat % 2 == 0 else min)(want_cards.values())
-            got, got_cards, _ = _kernel(scratch, hands, leader, trick, kind, profile,
-                                        capot_open)
-            if (got, got_cards) != (want, want_cards):
-                mismatches.append((kind, hands, leader, trick, capot_open, want, got))
+    for i in range(N_PER_PROFILE_4):
+        kind = kinds[i % len(kinds)]
+        hands, leader, trick, capot_open = _random_position(rng, profile, kind, 4)
+        want_cards = _oracle_cards(hands, leader, trick, kind, profile, capot_open)
+        seat = (leader + len(trick)) % 4
+        # The position's value is the best card's for the seat to play.
+        want = (max if seat % 2 == 0 else min)(want_cards.values())
+        got, got_cards, _ = _kernel(scratch, hands, leader, trick, kind, profile,
+                                    capot_open)
+        if (got, got_cards) != (want, want_cards):
+            mismatches.append((kind, hands, leader, trick, capot_open, want, got))
     assert not mismatches, f"{len(mismatches)} mismatches, first: {mismatches[:2]}"
