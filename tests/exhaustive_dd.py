@@ -23,13 +23,18 @@ from numba import njit
 
 from simcoinche._kernels.play import card_points, legal_mask, trick_winner
 
+# Compiled on each run, never cached: numba's cache of a recursive function segfaults when
+# loaded back (seen here with numba's on-disk cache on the second run); the two functions
+# compile in a few seconds.
+NO_CACHE = njit(cache=False)
+
 # RULES.md: "+10 for the last trick (dix de der)"; a team that wins all 8 tricks has
 # 252 = 152 + 100 instead of 10.
 LAST_TRICK_BONUS = 10
 CAPOT_BONUS = 100
 
 
-@njit(cache=True)
+@NO_CACHE
 def value_after(hands, leader, tricks, depth, n, kind, prof, capot_open, card):
     """Team 0's future points when the seat to play plays ``card``, then perfect play
     (exhaustive: every legal card of every seat, no pruning).
@@ -80,7 +85,7 @@ def value_after(hands, leader, tricks, depth, n, kind, prof, capot_open, card):
     return gained + best
 
 
-@njit(cache=True)
+@NO_CACHE
 def card_values(hands, leader, trick, n, kind, prof, capot_open, out_cards, out_values):
     """Team 0's future points after each legal card of the seat to play (ascending card
     index into ``out_cards`` / ``out_values``, int64[8]); returns how many."""
