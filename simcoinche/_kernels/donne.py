@@ -410,7 +410,7 @@ def play_phase(dealer, contract, players, prof, n_actions, record, play_rec, row
     t0 = 0
     t1 = 0
     played = np.int64(0)
-    taker_tricks = 0
+    taker_tricks = np.int64(0)  # typed: a literal 0 would compile score_donne twice
     last_team = 0
     pos = 0
     fault = 0
@@ -606,7 +606,8 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
     # --- auction: each seat in turn until the auction kernel says it is over ----------
     rng_seed(st, key, STREAM_PLAYERS)
     auction_start(astate, dealer)
-    na = 0
+    # Typed from the start: a literal 0 would compile the bidders twice (compile time).
+    na = np.int64(0)
     fault = 0
     while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
         seat = astate[A_TO_SPEAK]

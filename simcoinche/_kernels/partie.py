@@ -165,7 +165,9 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
         pending[0] = 0
         pending[1] = 0
         winner = -1
-        k = 0
+        # Typed from the start: a literal 0 would compile play_one twice (Literal[int](0),
+        # then int64; benchmarks/README.md, "Compile time").
+        k = np.int64(0)
         while winner < 0 and k < max_donnes:
             if row >= end:
                 return -1
