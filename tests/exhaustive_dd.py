@@ -22,16 +22,13 @@ import numpy as np
 from numba import njit
 
 from simcoinche._kernels.play import card_points, legal_mask, trick_winner
+from simcoinche.rules.reference_dd import CAPOT_BONUS, LAST_TRICK_BONUS
 
 # Compiled on each run, never cached: numba's cache of a recursive function segfaults when
 # loaded back (seen here with numba's on-disk cache on the second run); the two functions
 # compile in a few seconds.
 NO_CACHE = njit(cache=False)
 
-# RULES.md: "+10 for the last trick (dix de der)"; a team that wins all 8 tricks has
-# 252 = 152 + 100 instead of 10.
-LAST_TRICK_BONUS = 10
-CAPOT_BONUS = 100
 
 
 @NO_CACHE
