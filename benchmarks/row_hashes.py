@@ -4,10 +4,13 @@
 the SHA-256 of the complete kernel output of a run with recording on (every row column,
 the auction action codes and the 32 cards in play order), so that any changed decision of
 any player changes the hash. ``--check FILE`` recomputes them and compares (exit 1 on
-any difference). Cases: heuristic and random players, 100,000 federal donnes and 30,000
-per other profile (``--quick``: 10,000 and 3,000), seed 1, 2 threads (results do not
-depend on the thread count). ``--param symmetric_ties=0`` hashes the heuristic with the
-old first-in-order tie-break, which must reproduce ``row_hashes-main.json`` exactly.
+any difference). Cases: heuristic, club and random players, 100,000 federal donnes and
+30,000 per other profile (``--quick``: 10,000 and 3,000), seed 1, 2 threads (results do
+not depend on the thread count). ``--param symmetric_ties=0`` hashes the club player with
+the old first-in-order tie-break, which must reproduce ``row_hashes-main.json``'s heuristic
+rows exactly. The club player is the heuristic player before the data-fitted auction
+(issue 21): its hashes equal the heuristic ones of ``row_hashes-symmetric.json``; the
+record with the data-fitted heuristic is ``row_hashes-auction.json``.
 
 ``--parties`` adds whole parties (``simcoinche.parties``, public API only): 3,000 parties
 per profile and player kind (``--quick``: 300), seed 1, every column of the rows hashed
@@ -49,16 +52,16 @@ def cases(quick: bool) -> list[tuple[str, str, int]]:
     """(players, profile, donnes) of every hashed run."""
     big, small = (10_000, 3_000) if quick else (100_000, 30_000)
     return [(players, name, big if name == "federal" else small)
-            for players in ("heuristic", "random") for name in PROFILE_NAMES]
+            for players in ("heuristic", "club", "random") for name in PROFILE_NAMES]
 
 
 def compute(quick: bool, overrides: dict[str, float] | None = None) -> dict[str, str]:
-    """Every case's hash, keyed ``players/profile/n`` (heuristic parameter overrides for
-    the heuristic cases, both teams)."""
+    """Every case's hash, keyed ``players/profile/n`` (club parameter overrides for the
+    club cases, both teams)."""
     numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
     out = {}
     for p, prof, n in cases(quick):
-        params = (overrides, overrides) if overrides and p == "heuristic" else None
+        params = (overrides, overrides) if overrides and p == "club" else None
         out[f"{p}/{prof}/{n}"] = run_hash(p, prof, n, params=params)
     return out
 
@@ -89,7 +92,7 @@ def compute_parties(quick: bool) -> dict[str, str]:
     """Every parties case's hash, keyed ``parties/players/profile/n``."""
     n = 300 if quick else 3_000
     return {f"parties/{p}/{prof}/{n}": parties_hash(p, prof, n)
-            for p in ("heuristic", "random") for prof in PROFILE_NAMES}
+            for p in ("heuristic", "club", "random") for prof in PROFILE_NAMES}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--check", type=Path, metavar="FILE", help="compare with a record")
     parser.add_argument("--quick", action="store_true", help="10,000 / 3,000 donnes")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="heuristic parameter override (e.g. symmetric_ties=0)")
+                        help="club parameter override (e.g. symmetric_ties=0)")
     parser.add_argument("--parties", action="store_true",
                         help="hash whole parties instead of donnes (parties_hashes.json)")
     args = parser.parse_args(argv)

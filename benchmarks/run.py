@@ -172,16 +172,25 @@ def _e2e(players: str, threads: int, n: int, tmp: Path) -> float:
 
 def bench_e2e(res: Results, quick: bool, repeats: int, tmp: Path) -> None:
     n = _size("e2e", quick)
-    for players in ("random", "heuristic"):
-        for threads in (1, 2):
-            if threads > numba.config.NUMBA_NUM_THREADS:
-                continue
-            _log(f"end to end to Parquet: {players}, {threads} thread(s)")
-            res.add(Figure(f"e2e.{players}.t{threads}", "donnes/s",
-                           repeat(lambda p=players, t=threads: _e2e(p, t, n, tmp), repeats),
+    players = ("random", "heuristic", "club")
+    for threads in (1, 2):
+        if threads > numba.config.NUMBA_NUM_THREADS:
+            continue
+        # Interleaved (each repeat runs every player once): the ratios compare runs made
+        # side by side on a machine whose speed drifts.
+        samples: dict[str, list[float]] = {p: [] for p in players}
+        for _ in range(repeats):
+            for p in players:
+                _log(f"end to end to Parquet: {p}, {threads} thread(s)")
+                samples[p].append(_e2e(p, threads, n, tmp))
+        for p in players:
+            res.add(Figure(f"e2e.{p}.t{threads}", "donnes/s", samples[p],
                            f"simulate_to_file, {n:,} donnes, Parquet written"))
     res.target("random end to end, 2 threads", "e2e.random.t2", 1_200_000)
     res.target("heuristic end to end, 2 threads", "e2e.heuristic.t2", 500_000)
+    # Issue 21: the data-fitted bidder costs at most 10 % of the club bidder's speed.
+    res.ratio("heuristic / club end to end, 2 threads", "e2e.heuristic.t2", "e2e.club.t2",
+              0.9)
 
 
 def _child(code: str, env: dict[str, str] | None = None) -> tuple[float, str]:

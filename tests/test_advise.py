@@ -22,8 +22,8 @@ from simcoinche._kernels.auction import (
 )
 from simcoinche._kernels.auction_filter import C_COINCHE, C_KIND, C_LEVEL, C_TAKER, STREAM_CONTINUE
 from simcoinche._kernels.batch import Contracts, play_contracts
+from simcoinche._kernels.bidder import fitted_action
 from simcoinche._kernels.donne import MAX_ACTIONS, Players
-from simcoinche._kernels.heuristic import heuristic_action
 from simcoinche._kernels.layout import PC_LEN, PC_MADE, PC_MARKS
 from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
 from simcoinche.analysis.advisor import candidate_actions, evaluate
@@ -72,7 +72,8 @@ def test_coinche_after_an_opponents_bid_the_hand_defeats():
 
 
 def _continue_in_python(early, observed, action, prof, codes, rows, key, j):
-    """The rest of the auction, seat by seat, with the heuristic bidder's entry point and
+    """The rest of the auction, seat by seat, with the heuristic (data-fitted) bidder's
+    entry point ``fitted_action`` and
     the bidders' random stream of kept deal ``j`` (its ties are broken from it)."""
     st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
     rng_seed(st, np.uint64(donne_key(key, np.int64(j))), STREAM_CONTINUE)
@@ -85,8 +86,8 @@ def _continue_in_python(early, observed, action, prof, codes, rows, key, j):
     na = len(observed.codes) + 1
     while state[A_STATUS] == 0:
         seat = state[A_TO_SPEAK]
-        a = heuristic_action(np.uint32(early[seat]), state, actions, na, rows, seat & 1,
-                             prof.packed, st)
+        a = fitted_action(np.uint32(early[seat]), state, actions, na, rows, seat & 1,
+                          prof.packed, st)
         if auction_apply(state, a, prof.packed) != 0:
             a = PASS
             auction_apply(state, a, prof.packed)
@@ -108,7 +109,7 @@ def test_each_action_is_scored_as_its_own_auction_and_play(profile, hand, auctio
     prof = get_profile(profile)
     observed = parse_auction(auction, prof, seat=seat)
     d = deals(hand, seat=observed.seat)
-    _, codes, rows = team_players("heuristic", None)
+    _, codes, rows = team_players("heuristic", None, prof)
     kept = draw_kept(d, observed, 40, 6, prof, codes, rows, progress=False)
     cands = candidate_actions(observed, len(prof.bid_values))
     key = np.uint64(seed_key(np.uint64(6)))

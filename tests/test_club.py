@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from simcoinche.players.registry import CLUB, HEURISTIC, get_player
+from simcoinche._kernels import heuristic as H
+from simcoinche.players.registry import CLUB, HEURISTIC, Param, get_player
 from simcoinche.rules.profiles import PROFILES
 
 # The hash benchmarks/row_hashes.py records (loaded from its file: tests do not import
@@ -35,6 +36,13 @@ def test_club_rows_are_the_recorded_heuristic_rows(profile):
     assert row_hashes.run_hash("club", profile, N) == RECORDED[profile]
 
 
-def test_club_is_a_registered_kind_with_the_heuristic_parameters():
+def test_club_is_a_registered_kind_with_the_old_heuristic_parameters():
+    # Every parameter of the club conventions, at the defaults the heuristic player had;
+    # the heuristic player keeps the card play's (same offset, same default).
     assert get_player("club") is CLUB and CLUB.code != HEURISTIC.code
-    assert CLUB.defaults() == HEURISTIC.defaults()
+    assert CLUB.params == tuple(Param(*p) for p in H.PARAMS)
+    def contest(kind):
+        (p,) = [p for p in kind.params if p.name == "contest_points"]
+        return p.offset, p.default
+
+    assert contest(HEURISTIC) == contest(CLUB)

@@ -33,16 +33,17 @@ HAND = "AH TH KH AS 7C AD KD 8D"
 SMALL_GIVE = {0: "9D 8H TS JD 9H", 1: "JS QH JH 7D AC TC", 3: "QD QS 7S TD QC 9S"}
 
 
-# The heuristic bidder breaks ties between equally good contract kinds from its random
-# stream (no favourite suit). The enumeration test needs P(auction | deal) to be 0 or 1,
-# so it models the deterministic variant (symmetric_ties 0: ties in suit order); the
-# filter treats both alike, and the replay test below reproduces the default bidder's
-# streams draw for draw.
+# The model bidder here is the club player's (its entry point ``heuristic_action`` is
+# called from Python below; the filter treats every bidder alike). It breaks ties
+# between equally good contract kinds from its random stream (no favourite suit). The
+# enumeration test needs P(auction | deal) to be 0 or 1, so it models the deterministic
+# variant (symmetric_ties 0: ties in suit order); the filter treats both alike, and the
+# replay test below reproduces the bidder's streams draw for draw.
 DETERMINISTIC = [{"symmetric_ties": 0}] * 2
 
 
-def _model(players="heuristic", params=None):
-    _, codes, rows = team_players(players, params)
+def _model(players="club", params=None):
+    _, codes, rows = team_players(players, params, get_profile("federal"))
     return codes, rows
 
 
@@ -58,7 +59,7 @@ def bidder_stream(seed, index, hands, n_auc):
 
 
 def model_says(early, auction, profile="federal", skip=(), params=None, st=None):
-    """Replay ``auction`` seat by seat, asking the heuristic bidder (its entry point
+    """Replay ``auction`` seat by seat, asking the club bidder (its entry point
     ``heuristic_action``, called from Python, with random state ``st``) at every seat
     but the player's and ``skip``: True when each of them makes the observed action."""
     prof = get_profile(profile)
@@ -212,7 +213,7 @@ def test_too_low_acceptance_stops_with_one_line_suggesting_fewer_samples():
     assert "over the limit of 200,000" in text and "ask for at most" in text
     # An auction the model never produces: no deal at all.
     with pytest.raises(InputError, match="no deal of"):
-        odds("JH 9H AH TH KS 7C 8D AD", seat=2, auction="80H pass", samples=10,
+        odds("JH 9H AH TH KS 7C 8D AD", seat=2, auction="capotH pass", samples=10,
              max_draws=100_000, progress=False)
 
 

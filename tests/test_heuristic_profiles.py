@@ -63,8 +63,10 @@ def test_card_totals_per_contract_kind_on_every_donne(run):
 
 # strict SA shares 130 points against TA's 258 on the same ladder: a hand worth SA is
 # almost always worth more at TA, so the heuristic practically never bids it (1 in
-# 200,000 donnes); every other allowed kind must occur.
-RARE = {"strict": {"SA"}}
+# 200,000 donnes). Stephanoise SA counts the contract double, failed ones too, and is
+# bid on six cards: the data-fitted bidder finds it worth it in about 1 donne in 800
+# (25 of 20,000 here). Every other allowed kind must occur.
+RARE = {"strict": {"SA"}, "stephanoise": {"SA"}}
 
 
 def test_every_contract_kind_the_profile_allows_occurs(run):
@@ -102,7 +104,7 @@ def test_sa_and_ta_contracts_are_made_at_a_sensible_rate(run):
         checked.append(kind)
     assert checked == sorted(({"SA", "TA"} & allowed) - RARE.get(profile, set()),
                              key=["SA", "TA"].index)
-    assert checked or profile == "federal"
+    assert checked or profile in ("federal", "stephanoise")
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -128,17 +130,17 @@ def _bid(profile: str, hand: str, tokens: list[str] | None = None, dealer: int =
         assert auction_apply(st, a, prof.packed) == 0
         acts[j] = a
     a = heuristic_action(np.uint32(parse_hand(hand)), st, acts, len(tokens or []),
-                         param_array("heuristic")[None, :], 0, prof.packed,
+                         param_array("club")[None, :], 0, prof.packed,
                          np.zeros(4, dtype=np.uint64))
     assert auction_apply(st, a, prof.packed) == 0
     return format_action(a, prof)
 
 
-def test_tout_atout_majors_are_the_jacks_80_for_2_90_for_3_100_for_4():
+def test_club_tout_atout_majors_are_the_jacks_80_for_2_90_for_3_100_for_4():
     """Source 002: "A tout at'/sans at', la convention veut qu'on annonce 80 pour 2
     majeurs (valet ou as), 90 pour 3 et 100 lorsque l'on possède les 4" — with the 9s
     behind their jacks as the further masters."""
-    p = param_array("heuristic")[None, :]
+    p = param_array("club")[None, :]
     prof = get_profile("classic").packed
     one = nt_open_eval(np.uint32(parse_hand("JS 7H 8H 7D 8D 7C 8C QS")), 5, p, 0, prof)
     two = nt_open_eval(np.uint32(parse_hand("JS JH 8H 7D 8D 7C 8C QS")), 5, p, 0, prof)
@@ -152,7 +154,7 @@ def test_tout_atout_majors_are_the_jacks_80_for_2_90_for_3_100_for_4():
     assert _bid("classic", "JS 9S JH 9H JD 9D JC 7C") in ("100TA", "110TA")
 
 
-def test_sans_atout_with_aces_and_a_long_suit():
+def test_club_sans_atout_with_aces_and_a_long_suit():
     # Three aces, the ace-ten-king of spades with length: SA (no jack or guarded 9 to
     # open a suit).
     assert _bid("classic", "AS TS KS QS 8S AH AD 7C").endswith("SA")
@@ -160,7 +162,7 @@ def test_sans_atout_with_aces_and_a_long_suit():
     assert _bid("federal", "AS TS KS QS 8S AH AD 7C") == "pass"
 
 
-def test_stephanoise_bids_on_its_six_cards_at_82():
+def test_club_stephanoise_bids_on_its_six_cards_at_82():
     # Six cards at the auction: J 9 of hearts and an ace open at the ladder's first
     # value, 82 (not 80, which is not on its ladder).
     got = _bid("stephanoise", "JH 9H 7H AS 8D 7C")
@@ -168,7 +170,7 @@ def test_stephanoise_bids_on_its_six_cards_at_82():
     assert int(got[:-1]) in get_profile("stephanoise").bid_values
 
 
-def test_stephanoise_partner_may_decoinche_but_the_coinched_bidder_may_not_bid():
+def test_club_stephanoise_partner_may_decoinche_but_the_coinched_bidder_may_not_bid():
     """Source 003: "une fois coinché, le preneur ne peut plus relancer son contrat ...
     son partenaire peut « décoincher » en montant à une enchère supérieure"."""
     # Dealer 3: seat 0 bids 82H, seat 1 coinches; seat 2 (partner) has no hearts but
@@ -181,7 +183,7 @@ def test_stephanoise_partner_may_decoinche_but_the_coinched_bidder_may_not_bid()
     assert got in ("pass", "surcoinche")
 
 
-def test_coinche_against_tout_atout_with_the_jacks():
+def test_club_coinche_against_tout_atout_with_the_jacks():
     # classic: the opponents bid 120 TA; three jacks and a guarded 9 say it fails.
     assert _bid("classic", "JS JH JD 9C 8C 7S 7H 7D", tokens=["120TA"]) == "coinche"
     # strict TA shares 258 points: the same hand does not expect the 139 that beat 120.

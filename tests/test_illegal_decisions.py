@@ -116,7 +116,7 @@ def test_run_batch_counts_each_replaced_decision_in_its_row(plants):
     prof = get_profile("federal").packed
     for spec, mask in (("illegal-card,random", F_CARD * 0b0101),
                        ("random,illegal-call", F_CALL * 0b1010)):
-        _, codes, params = team_players(spec, None)
+        _, codes, params = team_players(spec, None, get_profile("federal"))
         out = np.zeros((N_OUT, n), dtype=np.int32)
         faults = np.full(n, -1, dtype=np.int32)
         run_batch(np.uint64(5), np.int64(0), np.int64(n), -1, Players(codes, params), prof,
@@ -254,7 +254,7 @@ def test_the_python_table_refuses_a_kernel_players_illegal_decision(plants):
     prof = get_profile("stephanoise").packed
     for spec, what in (("random,illegal-card", "illegal card"),
                        ("illegal-call,random", "illegal call")):
-        _, codes, params = team_players(spec, None)
+        _, codes, params = team_players(spec, None, get_profile("stephanoise"))
         with pytest.raises(IllegalDecisionError, match=f"made an {what}.* in donne \\d+ "
                                                        "under profile stephanoise"):
             play_donnes(Table(prof, codes, params), np.uint64(1), 0, 4)

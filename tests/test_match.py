@@ -60,7 +60,7 @@ def test_both_tables_hold_the_same_cards_and_dealer_and_are_simulate_runs(tmp_pa
     assert meta["difference"] == DIFFERENCE
 
 
-@pytest.mark.parametrize("spec", ["heuristic", "random", "heuristic:open_min=95"])
+@pytest.mark.parametrize("spec", ["heuristic", "random", "heuristic:bid_margin=5"])
 def test_a_player_against_itself_scores_exactly_zero_on_every_deal(spec):
     res = simcoinche.match(spec, spec, 500, seed=2, progress=False)
     assert res.n == 500 and len(res.diffs) == 500
@@ -202,20 +202,20 @@ def test_dd_of_team_one_takers_sees_their_capot():
 
 
 def test_player_specs_parse_and_print_canonically():
-    kind, over = parse_player_spec("heuristic:open_min=90, coinche_margin=12.5")
-    assert kind.name == "heuristic" and over == {"open_min": 90.0, "coinche_margin": 12.5}
-    assert spec_name(kind, over) == "heuristic:open_min=90,coinche_margin=12.5"
+    kind, over = parse_player_spec("heuristic:bid_margin=5, coinche_margin=12.5")
+    assert kind.name == "heuristic" and over == {"bid_margin": 5.0, "coinche_margin": 12.5}
+    assert spec_name(kind, over) == "heuristic:bid_margin=5,coinche_margin=12.5"
     assert spec_name(*parse_player_spec("Random")) == "random"
 
 
 def test_cli_json_layout(capsys):
-    assert main(["match", "heuristic", "heuristic:open_min=90", "--deals", "300",
+    assert main(["match", "heuristic", "heuristic:bid_margin=5", "--deals", "300",
                  "--seed", "1", "--json", "--no-progress"]) == 0
     cap = capsys.readouterr()
     assert cap.err == ""
     d = json.loads(cap.out)
     assert list(d)[:7] == ["a", "b", "deals", "mean_diff", "ci95", "won", "players"]
-    assert d["a"] == "heuristic" and d["b"] == "heuristic:open_min=90" and d["deals"] == 300
+    assert d["a"] == "heuristic" and d["b"] == "heuristic:bid_margin=5" and d["deals"] == 300
     lo, hi = d["ci95"]
     assert lo <= d["mean_diff"] <= hi
     assert 0 <= d["won"] <= 1 and d["won"] + d["tied"] + d["lost"] == pytest.approx(1)
@@ -223,7 +223,7 @@ def test_cli_json_layout(capsys):
     assert set(d["players"]["a"]) == {"name", "donnes", "contracts", "take_rate", "made",
                                       "mean_bid", "capots", "coinches", "coinche_rate",
                                       "coinches_won"}
-    assert d["players"]["b"]["name"] == "heuristic:open_min=90"
+    assert d["players"]["b"]["name"] == "heuristic:bid_margin=5"
 
 
 def test_cli_text_summary(capsys):
@@ -238,9 +238,9 @@ def test_cli_text_summary(capsys):
 
 @pytest.mark.parametrize("args, culprit", [
     (["nobody", "random", "--deals", "10"], "unknown player 'nobody'"),
-    (["heuristic:open_mni=90", "random", "--deals", "10"], "open_mni"),
-    (["heuristic:open_min=x", "random", "--deals", "10"], "open_min"),
-    (["heuristic:open_min", "random", "--deals", "10"], "name=value"),
+    (["heuristic:bid_margni=5", "random", "--deals", "10"], "bid_margni"),
+    (["heuristic:bid_margin=x", "random", "--deals", "10"], "bid_margin"),
+    (["heuristic:bid_margin", "random", "--deals", "10"], "name=value"),
     (["heuristic", "random", "--deals", "0"], "deals"),
     (["heuristic", "random", "--deals", "10", "--profile", "nope"], "nope"),
     (["heuristic", "random", "--deals", "10", "--threads", "99"], "threads"),

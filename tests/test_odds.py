@@ -37,7 +37,7 @@ def _play(hands, level, kind, prof, taker=0, dealer=3, start=0):
     n = hands.shape[0]
     out = np.empty((PC_LEN, n), dtype=np.int32)
     codes = np.array([1, 1], dtype=np.int32)
-    params = np.stack([param_array("heuristic"), param_array("heuristic")])
+    params = np.stack([param_array("heuristic", profile="federal")] * 2)
     play_contracts(np.uint64(seed_key(np.uint64(9))), np.int64(start), hands,
                    Contracts(np.full(n, dealer, np.int8), np.full(n, taker, np.int8),
                              np.full(n, level, np.int8), np.full(n, kind, np.int8),
@@ -162,7 +162,7 @@ def test_takers_totals_are_the_played_totals():
     hands = deals(HAND).sample(500, seed=12)
     n = hands.shape[0]
     out = np.empty((PC_LEN, n), dtype=np.int32)
-    params = np.stack([param_array("heuristic"), param_array("heuristic")])
+    params = np.stack([param_array("heuristic", profile="federal")] * 2)
     play_contracts(np.uint64(seed_key(np.uint64(12))), np.int64(0), hands,
                    Contracts(np.full(n, 3, np.int8), np.zeros(n, np.int8),
                              np.zeros(n, np.int8), np.zeros(n, np.int8), np.ones(n, np.int8)),

@@ -173,7 +173,7 @@ def test_filler_deals_the_hidden_cards_with_the_right_counts_and_no_shown_void()
 def test_colver_bots_bid_and_play_legal_whole_donnes_seeing_no_hidden_card(spec):
     key = np.uint64(seed_key(np.uint64(9)))
     h = np.array([1, 1], dtype=np.int32)
-    params = np.stack([param_array("heuristic")] * 2)
+    params = np.stack([param_array("heuristic", profile="federal")] * 2)
     bot = ColverPlayer(spec, int(key))
     mirrors: list[tuple[SeatView, list[list[int]]]] = []
     hands_of = bot._hands
@@ -240,7 +240,7 @@ def _table_with_lying_bot(spec: str, team: int):
 
     bot.colver = Liar
     table = Table(PROF, np.array([1, 1], dtype=np.int32),
-                  np.stack([param_array("heuristic")] * 2),
+                  np.stack([param_array("heuristic", profile="federal")] * 2),
                   (bot, None) if team == 0 else (None, bot))
     return key, table, np.zeros((N_OUT, 1), dtype=np.int32)
 

@@ -346,10 +346,10 @@ def test_advise_plays_with_pimc_seats_find_the_double_dummy_capot_on_every_deal(
     key = np.uint64(seed_key(np.uint64(3)))
     taker = np.zeros(n, dtype=np.int8)
     kind = np.full(n, 1, dtype=np.int8)                       # hearts
-    _, codes, rows = team_players("pimc:worlds=8", None)
+    _, codes, rows = team_players("pimc:worlds=8", None, FEDERAL)
     pc = play_heuristic(key, hands, 3, taker, kind, codes, rows, FEDERAL.packed)
     assert (pc[PC_TRICKS] == 8).all()
-    _, hcodes, hrows = team_players("heuristic", None)
+    _, hcodes, hrows = team_players("heuristic", None, FEDERAL)
     pc = play_pimc(key, hands, 3, taker, kind, hcodes, hrows, FEDERAL.packed,
                    overrides={"worlds": 8})
     assert (pc[PC_TRICKS] == 8).all()

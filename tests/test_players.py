@@ -12,9 +12,12 @@ import pytest
 from simcoinche._kernels import heuristic as H
 from simcoinche._kernels import players as K
 from simcoinche._kernels.auction import AUCTION_STATE_LEN, auction_apply, auction_start
+from simcoinche._kernels.bid_layout import BT_OFFSET
 from simcoinche._kernels.heuristic import heuristic_action, heuristic_card, open_eval
 from simcoinche._kernels.play import legal_mask
 from simcoinche.players.registry import (
+    CLUB,
+    FITTED_BIDDER_PARAMS,
     HEURISTIC,
     PLAYERS,
     RANDOM,
@@ -42,23 +45,29 @@ def test_registry_codes_and_parameter_names_are_consistent():
     # Every kind its own code: errors and reports name a player from its code.
     assert len({k.code for k in PLAYERS.values()}) == len(PLAYERS) == K.N_PLAYER_KINDS
     # The PIMC player bids with the heuristic's parameters (same offsets), plus its own.
-    assert PLAYERS["pimc"].params[:H.N_PARAMS] == HEURISTIC.params
-    assert min(p.offset for p in PLAYERS["pimc"].params[H.N_PARAMS:]) >= H.N_PARAMS
+    n_heuristic = len(HEURISTIC.params)
+    assert PLAYERS["pimc"].params[:n_heuristic] == HEURISTIC.params
+    assert {p.offset for p in PLAYERS["pimc"].params[n_heuristic:]}.isdisjoint(
+        {p.offset for p in HEURISTIC.params})
     for kind in PLAYERS.values():
         offsets = [p.offset for p in kind.params]
         assert len(set(offsets)) == len(offsets)
-        assert max(offsets) < K.PARAM_LEN
+        assert max(offsets) < BT_OFFSET  # the bidder's tables follow the named ones
         assert len({p.name for p in kind.params}) == len(kind.params)
         assert all(p.description for p in kind.params)
-    assert len(HEURISTIC.params) == H.N_PARAMS
+    # The club player keeps every parameter of its conventions; the heuristic player
+    # shares its card play's and adds the data-fitted bidder's margins.
+    assert len(CLUB.params) == H.N_PARAMS
+    assert {p.name for p in HEURISTIC.params} == (
+        {"contest_points"} | {p.name for p in FITTED_BIDDER_PARAMS})
 
 
 def test_param_array_defaults_and_overrides():
-    row = param_array("heuristic", {"open_min": 90})
+    row = param_array("club", {"open_min": 90})
     assert row.dtype == np.float64 and row.shape == (K.PARAM_LEN,)
     assert row[H.HP_OPEN_MIN] == 90.0
-    assert row[H.HP_CAPOT_EST] == HEURISTIC.defaults()["capot_est"]
-    assert params_dict("heuristic", row)["open_min"] == 90.0
+    assert row[H.HP_CAPOT_EST] == CLUB.defaults()["capot_est"]
+    assert params_dict("club", row)["open_min"] == 90.0
     with pytest.raises(InputError, match="unknown parameter 'x' of player random"):
         param_array("random", {"x": 1})
     with pytest.raises(InputError, match="is not a number"):
@@ -93,7 +102,7 @@ def _bid(hand: str, dealer: int = 3, tokens: list[str] | None = None,
     st, acts, n = _auction(dealer, tokens or [])
     rng = np.zeros(4, dtype=np.uint64)
     a = heuristic_action(np.uint32(parse_hand(hand)), st, acts, n,
-                         param_array("heuristic", over)[None, :], 0, PROF, rng)
+                         param_array("club", over)[None, :], 0, PROF, rng)
     return format_action(a, FEDERAL)
 
 
@@ -129,7 +138,7 @@ def test_random_player_card_is_uniform_among_legal_cards():
 # --- heuristic auction -----------------------------------------------------------------
 
 
-def test_heuristic_opens_only_with_the_jack_or_nine_of_trump():
+def test_club_opens_only_with_the_jack_or_nine_of_trump():
     # "n'annoncer quelque chose que quand on a le valet ou le 9 d'atout": strong hearts
     # without J or 9 of any suit → pass.
     assert _bid("AH TH KH QH AS TS AD KC") == "pass"
@@ -137,12 +146,12 @@ def test_heuristic_opens_only_with_the_jack_or_nine_of_trump():
     assert _bid("JH AH TH KH AS TS 7D 8C").endswith("H")
 
 
-def test_heuristic_does_not_open_on_a_bare_nine():
+def test_club_does_not_open_on_a_bare_nine():
     # "Ne rien annoncer si on a le 9 sec": 9 of spades alone is no reason to bid spades.
     assert not _bid("9S AH KH QH 7D 8D 7C 8C").endswith("S")
 
 
-def test_heuristic_opening_parity_shows_the_majors():
+def test_club_opening_parity_shows_the_majors():
     # "si on a les 2 majeurs, proposer 90 ou 110 (annonces impaires)"; one major: even.
     both = _bid("JH 9H 8H AS 7D 8D 7C 8C")
     one = _bid("JH 8H 7H AS AD 8D 7C 8C")
@@ -150,7 +159,7 @@ def test_heuristic_opening_parity_shows_the_majors():
     assert one in ("80H", "100H")
 
 
-def test_heuristic_raises_partner_for_aces_and_ruffs_not_for_bare_belote():
+def test_club_raises_partner_for_aces_and_ruffs_not_for_bare_belote():
     # Dealer 3: seat 0 opened 80H, seat 1 passed; seat 2 (partner) speaks.
     tokens = ["80H", "pass"]
     # Aces and a void with trumps: a raise ("remontez pour vos as et coupes").
@@ -163,22 +172,22 @@ def test_heuristic_raises_partner_for_aces_and_ruffs_not_for_bare_belote():
     assert _bid("7S 8S 9S 7D 8D 9D 7C 8C", tokens=tokens) == "pass"
 
 
-def test_heuristic_bids_capot_with_all_the_tricks():
+def test_club_bids_capot_with_all_the_tricks():
     assert _bid("JH 9H AH TH KH QH AS AD").startswith("capot")
 
 
-def test_heuristic_coinches_when_its_trumps_say_the_contract_fails():
+def test_club_coinches_when_its_trumps_say_the_contract_fails():
     # Dealer 3: seat 0 bids 120S; seat 1 holds J 9 A T 8 of spades.
     assert _bid("JS 9S AS TS 8S AH 7D 7C", tokens=["120S"]) == "coinche"
     # Without trumps it does not.
     assert _bid("AH TH KH AD TD KD AC 7C", tokens=["120S"]) == "pass"
 
 
-def test_heuristic_auction_actions_are_always_legal():
+def test_club_auction_actions_are_always_legal():
     # Over many random hands and random auction prefixes, the heuristic's answer passes
     # auction_check (auction_apply returns 0).
     rng = np.random.default_rng(5)
-    params = param_array("heuristic")[None, :]
+    params = param_array("club")[None, :]
     st_rng = np.zeros(4, dtype=np.uint64)
     for _ in range(400):
         deck = rng.permutation(32)
@@ -196,7 +205,7 @@ def test_heuristic_auction_actions_are_always_legal():
 
 
 def test_open_eval_counts_trump_honours_length_belote_and_outside_aces():
-    p = param_array("heuristic")[None, :]
+    p = param_array("club")[None, :]
     weak = open_eval(np.uint32(parse_hand("7H 8H 7S 8S 7D 8D 7C 8C")), 1, p, 0)
     strong = open_eval(np.uint32(parse_hand("JH 9H AH KH QH AS AD 7C")), 1, p, 0)
     assert strong - weak > 100
@@ -229,7 +238,7 @@ def _card(hand: str, trick: list[str], seat: int, taker: int, kind: int,
         info[K.I_LED + s] = v
     st = np.zeros(4, dtype=np.uint64)
     c = heuristic_card(h, legal, t, n, info, np.zeros(1, np.uint8), 0,
-                       param_array("heuristic")[None, :], 0, PROF, st)
+                       param_array("club")[None, :], 0, PROF, st)
     assert (int(legal) >> c) & 1
     from simcoinche.rules.cards import format_card
 
@@ -314,8 +323,8 @@ def test_team_specs_carry_parameters_on_the_command_line():
 
     (ka, pa), (kb, pb) = parse_team_specs("pimc:worlds=16,heuristic")
     assert (ka.name, pa, kb.name, pb) == ("pimc", {"worlds": 16.0}, "heuristic", {})
-    (ka, pa), (kb, pb) = parse_team_specs("heuristic:open_min=90,coinche_margin=20,random")
-    assert pa == {"open_min": 90.0, "coinche_margin": 20.0} and kb.name == "random"
+    (ka, pa), (kb, pb) = parse_team_specs("heuristic:bid_margin=5,coinche_margin=20,random")
+    assert pa == {"bid_margin": 5.0, "coinche_margin": 20.0} and kb.name == "random"
     (ka, pa), (kb, pb) = parse_team_specs("pimc:worlds=8")
     assert ka is kb and pa == pb == {"worlds": 8.0}
     with pytest.raises(InputError, match="unknown parameter 'worlds' of player heuristic"):

@@ -14,6 +14,7 @@ import pytest
 
 import simcoinche
 from simcoinche._kernels.announce import team_announcements
+from simcoinche._kernels.bid_layout import BT_OFFSET
 from simcoinche._kernels.players import PARAM_LEN
 from simcoinche._kernels.scoring import S_MARK0, S_MARK1, SCORE_LEN, score_donne
 from simcoinche.commands.cli import main
@@ -75,8 +76,9 @@ def test_parquet_file_equals_in_memory_rows_and_carries_metadata(tmp_path):
     assert md["players"] == ["heuristic", "random"]
     assert md["version"] == simcoinche.__version__
     assert md["rules_version"] == simcoinche.RULES_VERSION
-    assert md["params"][0]["open_min"] == 80.0 and "p_open" in md["params"][1]
-    assert len(md["param_arrays"][0]) == PARAM_LEN
+    assert md["params"][0]["bid_margin"] == -11.2 and "p_open" in md["params"][1]
+    # The named parameters only: the bidder's tables are package data, not metadata.
+    assert len(md["param_arrays"][0]) == BT_OFFSET < PARAM_LEN
 
 
 def test_read_results_columns_and_trump_categorical(tmp_path):

@@ -44,9 +44,10 @@ N_DIFF = 400
 N_PIMC = 40
 
 
-def _team_arrays(kinds, overrides=({}, {})):
+def _team_arrays(kinds, overrides=({}, {}), profile="federal"):
     codes = np.array([PLAYERS[k].code for k in kinds], dtype=np.int32)
-    params = np.stack([param_array(k, o) for k, o in zip(kinds, overrides, strict=True)])
+    params = np.stack([param_array(k, o, profile=profile)
+                       for k, o in zip(kinds, overrides, strict=True)])
     return codes, params
 
 
@@ -67,7 +68,7 @@ def _batch(key, start, n, codes, params, prof, think=None):
 @pytest.mark.parametrize("kinds", PAIRS, ids=["-".join(p) for p in PAIRS])
 def test_sequencer_with_kernel_players_equals_run_batch_bit_for_bit(profile, kinds):
     prof = get_profile(profile).packed
-    codes, params = _team_arrays(kinds)
+    codes, params = _team_arrays(kinds, profile=profile)
     key = np.uint64(seed_key(np.uint64(20261130)))
     start = 1_000
     want = _batch(key, start, N_DIFF, codes, params, prof)
@@ -77,9 +78,11 @@ def test_sequencer_with_kernel_players_equals_run_batch_bit_for_bit(profile, kin
         assert w.dtype == g.dtype and w.shape == g.shape, name
         bad = np.flatnonzero((w != g).reshape(w.shape[0], -1).any(axis=1))
         assert len(bad) == 0, f"{name} differ at {bad[:10]}"
-    # The run covers contracts, coinches and passed-out donnes (not a trivial run).
+    # The run covers contracts of both teams (not a trivial run; the data-fitted heuristic
+    # bidder practically never lets a donne be passed out).
     rows = want[0]
-    assert (rows[O_PASSED] == 1).any() and (rows[O_PASSED] == 0).sum() > N_DIFF // 2
+    played = rows[O_PASSED] == 0
+    assert played.sum() > N_DIFF // 2 and set(rows[O_TAKER][played] % 2) == {0, 1}
 
 
 @pytest.mark.parametrize("kinds", [("pimc", "heuristic"), ("random", "pimc")],
@@ -101,7 +104,7 @@ def test_sequencer_with_a_pimc_player_equals_run_batch_bit_for_bit(kinds):
 
 def test_sequencer_with_changed_parameters_equals_run_batch():
     prof = get_profile("federal").packed
-    codes, params = _team_arrays(("heuristic", "heuristic"), ({"open_min": 95.0}, {}))
+    codes, params = _team_arrays(("heuristic", "heuristic"), ({"bid_margin": 5.0}, {}))
     key = np.uint64(seed_key(np.uint64(3)))
     want = _batch(key, 0, 300, codes, params, prof)
     got = play_donnes(Table(prof, codes, params), key, 0, 300, record=True)
@@ -132,7 +135,7 @@ class LegalRandom:
 def test_python_players_donnes_replay_legally_to_the_same_score_in_the_reference_engine(
         profile):
     prof = get_profile(profile).packed
-    codes, params = _team_arrays(("heuristic", "heuristic"))
+    codes, params = _team_arrays(("heuristic", "heuristic"), profile=profile)
     key = np.uint64(seed_key(np.uint64(11)))
     for python in ((LegalRandom("py", prof, 1), None), (None, LegalRandom("py", prof, 2))):
         table = Table(prof, codes, params, python)

@@ -47,6 +47,7 @@ from simcoinche._kernels.auction import (
     A_TO_SPEAK,
     auction_start,
 )
+from simcoinche._kernels.bidder import fitted_action
 from simcoinche._kernels.deal import deal_hands
 from simcoinche._kernels.heuristic import heuristic_action, heuristic_card
 from simcoinche._kernels.layout import (
@@ -80,6 +81,7 @@ from simcoinche._kernels.players import (
     I_VALUE,
     I_VOID,
     INFO_LEN,
+    PLAYER_CLUB,
     PLAYER_PIMC,
     PLAYER_RANDOM,
     auction_apply_inline,
@@ -200,11 +202,14 @@ _card_points = njit(inline="always")(card_points.py_func)
 
 @njit(cache=True, inline="always")
 def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st):
-    """Auction action of a player of kind ``code`` (registry in :mod:`.players`); the PIMC
-    and club players bid like the heuristic one."""
+    """Auction action of a player of kind ``code`` (registry in :mod:`.players`): the
+    heuristic and PIMC players bid with the data-fitted bidder (:mod:`.bidder`), the club
+    player with the conventions of :func:`.heuristic.heuristic_action`."""
     if code == PLAYER_RANDOM:
         return random_action(hand, astate, actions, n_actions, params, row, prof, st)
-    return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
+    if code == PLAYER_CLUB:
+        return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
+    return fitted_action(hand, astate, actions, n_actions, params, row, prof, st)
 
 
 @njit(cache=True, inline="always")

@@ -121,10 +121,13 @@ def play_pimc(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndar
 
     by_code = {k.code: k for k in PLAYERS.values()}
     rows = np.empty_like(params)
+    pimc_names = {p.name for p in PIMC.params}
     for t in range(2):
         pk = by_code[int(codes[t])]
-        own = (params_dict(pk, params[t]) if pk.name in ("heuristic", "club", "pimc")
-               else {})
+        # The card-play parameters the team's player shares with PIMC's (the club's
+        # bidding conventions are not PIMC's).
+        own = ({k: v for k, v in params_dict(pk, params[t]).items() if k in pimc_names}
+               if pk.name in ("heuristic", "club", "pimc") else {})
         rows[t] = param_array(PIMC, {**own, **(overrides or {})})
     pimc_codes = np.full(2, PIMC.code, dtype=codes.dtype)
     return play_heuristic(run_key, hands, dealer, taker, kind, pimc_codes, rows, prof)
@@ -529,7 +532,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     play, play_fn = get_play_mode(play)
     samples = positive_int(samples, "samples")
     seed = check_seed(seed)
-    pk, codes, rows = team_players(players, params)
+    pk, codes, rows = team_players(players, params, prof)
     threads = check_threads(threads)
     cands = candidate_actions(observed, _max_level(max_bid, prof))
     m = len(cands)

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "0/2 at one table and 1/3 at the other) and report A's marks minus B's per deal "
         "with a 95 %% interval, the share of deals won, and per player its contracts made "
         "and coinches won. A player is KIND or KIND:name=value,... (e.g. "
-        "heuristic:open_min=90; kinds and parameters in simcoinche.players.registry), or one of "
+        "heuristic:bid_margin=5; kinds and parameters in simcoinche.players.registry), or one of "
         "colver's bots: colver-ismcts[:time=SECONDS] (default 0.05 s per card) or "
         "colver-isdd[:worlds=N] (default 8), federal only, pip install "
         "'simcoinche[peers]' (simcoinche.players.peers).",

@@ -5,7 +5,7 @@ and a ``float64`` parameter array whose entries are named here. Every team of a 
 one kind and one parameter array; analyses and tuning vary the parameters by name::
 
     from simcoinche.players.registry import param_array
-    p = param_array("heuristic", {"open_min": 85.0})
+    p = param_array("club", {"open_min": 85.0})
 """
 
 from __future__ import annotations
@@ -15,10 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcoinche._kernels import bid_layout as BL
+from simcoinche._kernels import bidder as B
 from simcoinche._kernels import heuristic as H
 from simcoinche._kernels import players as K
 from simcoinche._kernels.pimc import PM_WORLDS
+from simcoinche.players.bid_tables import bid_tables, check_tables
 from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile
 
 
 @dataclass(frozen=True)
@@ -76,26 +80,58 @@ RANDOM = PlayerKind(
     ),
 )
 
+#: The data-fitted bidder's parameters: margins searched in duplicate matches by
+#: analysis/search_bidder.py (80 optuna trials, 20,000 deals against club and against the
+#: unsearched bidder; analysis/output/bidder-search/federal.json, where the two coinche
+#: margins still carry their first names fit_coinche_margin / fit_surcoinche_margin),
+#: rounded to 0.1 — except compete_margin: the search's 59.4 made self-play a bidding war
+#: (half the contracts at 160), which a duplicate match cannot see; 135 keeps self-play
+#: sane (5.6 % at 160, 75 % made) and still beats both club and the 59.4 bidder
+#: (analysis/output/bidder-search/compete-scan.json). The tables themselves are package
+#: data (bid_tables), fitted with the searched margins.
+FITTED_BIDDER_PARAMS = (
+    Param("pass_ev", B.FB_PASS_EV, 2.4,
+          "marks a pass is worth when nobody has bid (the donne may be redealt)"),
+    Param("bid_margin", B.FB_BID_MARGIN, -11.2,
+          "marks an opening must expect above passing"),
+    Param("raise_margin", B.FB_RAISE_MARGIN, 21.6,
+          "marks a bid over the partner's contract must expect above leaving it"),
+    Param("compete_margin", B.FB_COMPETE_MARGIN, 135.0,
+          "marks an overcall must expect above defending"),
+    Param("coinche_margin", B.FB_COINCHE_MARGIN, 56.4,
+          "marks a coinche must expect above defending undoubled"),
+    Param("surcoinche_margin", B.FB_SURCOINCHE_MARGIN, 36.6,
+          "marks a surcoinche must expect above playing coinched"),
+    Param("capot_margin", B.FB_CAPOT_MARGIN, 40.7,
+          "marks a capot bid must expect above the best other action"),
+)
+
+#: The club player's parameters (its bidding conventions and its card play).
+CLUB_PARAMS = tuple(Param(name, off, default, text) for name, off, default, text in H.PARAMS)
+#: The card play's parameters (the heuristic card play reads only these).
+CARD_PLAY_PARAMS = tuple(p for p in CLUB_PARAMS if p.offset == H.HP_CONTEST_POINTS)
+
 HEURISTIC = PlayerKind(
     "heuristic", K.PLAYER_HEURISTIC,
-    "club-player conventions: hand evaluation per trump, opening with J or 9, raises for "
-    "aces and ruffs, coinche/surcoinche on estimates; card play from public information",
-    tuple(Param(name, off, default, text) for name, off, default, text in H.PARAMS),
+    "data-fitted auction: every call (pass, each bid, coinche, surcoinche) valued in "
+    "expected marks from tables fitted on the simulator's own donnes; card play from "
+    "public information (the club player's)",
+    (*CARD_PLAY_PARAMS, *FITTED_BIDDER_PARAMS),
 )
 
 CLUB = PlayerKind(
     "club", K.PLAYER_CLUB,
-    "the heuristic player as it bid and played before the data-fitted auction (issue 21), "
-    "kept unchanged, row for row, as the yardstick every change of the auction is "
-    "measured against",
-    HEURISTIC.params,
+    "club-player conventions: hand evaluation per trump, opening with J or 9, raises for "
+    "aces and ruffs, coinche/surcoinche on estimates; the heuristic player as it bid and "
+    "played before the data-fitted auction, kept row for row as the yardstick",
+    CLUB_PARAMS,
 )
 
 PIMC = PlayerKind(
     "pimc", K.PLAYER_PIMC,
     "perfect-information Monte Carlo: each card from `worlds` deals drawn uniformly among "
     "those consistent with what the seat has seen, each solved double dummy for every "
-    "legal card; the best mean for its team. Bids like the heuristic player",
+    "legal card; the best mean for its team. Bids like the heuristic player (data-fitted)",
     (*HEURISTIC.params,
      Param("worlds", PM_WORLDS, 32.0, "deals sampled and solved per card played",
            integer=True, minimum=1, maximum=4096)),
@@ -128,7 +164,7 @@ def parse_team_specs(spec: str | Sequence[str] | None
 
     ``spec`` is one spec for both teams or two separated by a comma; a spec is ``KIND`` or
     ``KIND:name=value,...`` (:func:`parse_player_spec`): ``"pimc"``,
-    ``"pimc:worlds=16,heuristic"``, ``"heuristic:open_min=90,coinche_margin=20,random"``
+    ``"pimc:worlds=16,heuristic"``, ``"heuristic:bid_margin=5,coinche_margin=20,random"``
     (a ``name=value`` item after a comma belongs to the spec before it), or a pair.
 
     Raises
@@ -169,9 +205,20 @@ def parse_players(spec: str | Sequence[str] | None) -> tuple[PlayerKind, PlayerK
     return a[0], b[0]
 
 
-def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = None
-                ) -> np.ndarray:
+#: The kinds that bid with the data-fitted tables (:mod:`simcoinche._kernels.bidder`).
+FITTED_BIDDERS = frozenset({K.PLAYER_HEURISTIC, K.PLAYER_PIMC})
+
+
+def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = None,
+                profile: Profile | str | None = None,
+                tables: np.ndarray | None = None) -> np.ndarray:
     """The ``float64[PARAM_LEN]`` parameter row of a player kind, defaults + overrides.
+
+    The heuristic and PIMC players bid with tables fitted per profile: their row carries
+    ``profile``'s shipped tables (or ``tables``, a ``float64[BT_LEN]`` block of
+    :mod:`simcoinche.players.bid_fit`). Without a profile the table section stays
+    empty and the kernel refuses to bid from it (the run fails on the illegal call),
+    which only parameter checks may rely on.
 
     Raises
     ------
@@ -180,6 +227,14 @@ def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = 
     """
     pk = get_player(kind)
     row = np.zeros(K.PARAM_LEN, dtype=np.float64)
+    if pk.code in FITTED_BIDDERS and (profile is not None or tables is not None):
+        if tables is None:
+            tables = bid_tables(profile)
+        elif profile is not None:
+            check_tables(tables, profile, "tables")
+        row[BL.BT_OFFSET:BL.BT_OFFSET + BL.BT_LEN] = tables
+    elif pk.code in FITTED_BIDDERS:
+        row[BL.BT_KEY] = np.nan
     by_name = {p.name: p for p in pk.params}
     for p in pk.params:
         row[p.offset] = p.default
@@ -202,10 +257,16 @@ def params_dict(kind: str | PlayerKind, row: np.ndarray) -> dict[str, float]:
     return {p.name: float(row[p.offset]) for p in pk.params}
 
 
+def named_params(row: np.ndarray) -> np.ndarray:
+    """The named part of a parameter row (offsets below ``BT_OFFSET``): what the run
+    metadata keeps (the tables are package data, named by the package version)."""
+    return np.asarray(row)[..., :BL.BT_OFFSET]
+
+
 def parse_player_spec(spec: str) -> tuple[PlayerKind, dict[str, float]]:
     """A player kind with parameter overrides from ``"KIND"`` or ``"KIND:name=value,…"``.
 
-    ``"heuristic:open_min=90,coinche_margin=20"`` is the heuristic player with two
+    ``"heuristic:bid_margin=5,coinche_margin=20"`` is the heuristic player with two
     parameters changed (names: :attr:`PlayerKind.params`). Used by ``simcoinche match``,
     where each of the two players is one such spec.
 
@@ -255,7 +316,7 @@ def parse_spec_params(spec: str, rest: str) -> dict[str, float]:
 
 
 def spec_name(kind: str | PlayerKind, overrides: Mapping[str, float] | None = None) -> str:
-    """Canonical text of a player spec: ``"heuristic"``, ``"heuristic:open_min=90"``
+    """Canonical text of a player spec: ``"heuristic"``, ``"heuristic:bid_margin=5"``
     (overrides in the order given, values as short as they print exactly)."""
     pk = get_player(kind)
     if not overrides:

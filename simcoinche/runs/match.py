@@ -33,7 +33,7 @@ def match(a: str, b: str, deals: int, seed: int = 0,
     ----------
     a, b : str
         Player specs ``KIND`` or ``KIND:name=value,…`` (kinds and parameter names:
-        :mod:`simcoinche.players.registry`), e.g. ``"heuristic:open_min=90"``; or a colver bot
+        :mod:`simcoinche.players.registry`), e.g. ``"heuristic:bid_margin=5"``; or a colver bot
         (:mod:`simcoinche.players.peers`: ``colver-ismcts:time=0.05``, ``colver-isdd:worlds=8``;
         federal only, needs ``pip install 'simcoinche[peers]'``), whose tables are played
         by the Python sequencer (:mod:`simcoinche.players.table`) in worker processes.

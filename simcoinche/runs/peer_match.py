@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from simcoinche._kernels.donne import N_OUT, choose_action, choose_card, declared_cards
-from simcoinche._kernels.players import PLAYER_HEURISTIC, PLAYER_RANDOM
+from simcoinche._kernels.players import PLAYER_CLUB, PLAYER_RANDOM
 from simcoinche._kernels.scoring import score_donne
 from simcoinche.players.peers import (
     ColverPlayer,
@@ -183,8 +183,8 @@ def _init(state: dict[str, Any]) -> None:
     prof, codes, params, peers = state["prof"], state["codes"], state["params"], state["peers"]
     # Load (or compile) the sequencer's kernels once, on a kernel-only donne, with the
     # run's think argument (its type decides what choose_card compiles).
-    h = np.array([PLAYER_HEURISTIC, PLAYER_RANDOM], dtype=np.int32)
-    warm = Table(prof, h, np.stack([param_array("heuristic"), param_array("random")]),
+    h = np.array([PLAYER_CLUB, PLAYER_RANDOM], dtype=np.int32)
+    warm = Table(prof, h, np.stack([param_array("club"), param_array("random")]),
                  think=state["think"])
     warm.play(key, 0, 0, np.zeros((N_OUT, 1), dtype=np.int32), 0)
     tables = []

@@ -44,7 +44,13 @@ from simcoinche._kernels.players import PLAYER_PIMC
 from simcoinche._kernels.rng import seed_key
 from simcoinche._version import RULES_VERSION, __version__
 from simcoinche.players.faults import check_faults
-from simcoinche.players.registry import PlayerKind, param_array, params_dict, parse_team_specs
+from simcoinche.players.registry import (
+    PlayerKind,
+    named_params,
+    param_array,
+    params_dict,
+    parse_team_specs,
+)
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
 from simcoinche.runs.compiling import SIMULATE_COMPILE_S, prepare_kernels
@@ -185,19 +191,21 @@ def check_threads(threads: Any) -> int:
     return threads
 
 
-def team_players(players: Any, params: Sequence[Mapping[str, float] | None] | None
+def team_players(players: Any, params: Sequence[Mapping[str, float] | None] | None,
+                 profile: Profile
                  ) -> tuple[tuple[PlayerKind, PlayerKind], np.ndarray, np.ndarray]:
     """Player kinds per team, their codes (``int32[2]``) and parameter rows
     (``float64[2, PARAM_LEN]``): the parameters a spec carries (``"pimc:worlds=16"``), then
-    the ``params`` overrides (a pair of mappings)."""
+    the ``params`` overrides (a pair of mappings); the data-fitted bidders' rows carry
+    ``profile``'s tables."""
     specs = parse_team_specs(players)
     kinds = (specs[0][0], specs[1][0])
     if params is None:
         params = (None, None)
     if isinstance(params, Mapping) or len(params) != 2:
         raise InputError("params must be a pair (team 0, team 1) of name→value mappings")
-    rows = np.stack([param_array(kinds[t], {**specs[t][1], **(params[t] or {})})
-                     for t in range(2)])
+    rows = np.stack([param_array(kinds[t], {**specs[t][1], **(params[t] or {})},
+                                 profile=profile) for t in range(2)])
     return kinds, np.array([kinds[0].code, kinds[1].code], dtype=np.int32), rows
 
 
@@ -267,7 +275,7 @@ class _RunPlan:
             "profile": self.profile.name,
             "players": list(self.players),
             "params": [params_dict(self.players[t], self.params[t]) for t in range(2)],
-            "param_arrays": [self.params[t].tolist() for t in range(2)],
+            "param_arrays": [named_params(self.params[t]).tolist() for t in range(2)],
             "version": __version__,
             "rules_version": RULES_VERSION,
             "generator": GENERATOR,
@@ -282,7 +290,7 @@ def _run_plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any,
     n = positive_int(n, "n")
     seed = check_seed(seed)
     prof = get_profile(profile)
-    kinds, codes, rows = team_players(players, params)
+    kinds, codes, rows = team_players(players, params, prof)
     threads = check_threads(threads)
     if PLAYER_PIMC in codes.tolist() and chunk_size is None:
         # A PIMC donne takes a fraction of a second: small chunks keep the progress moving.

@@ -1,0 +1,38 @@
+"""Layout of the data-fitted bidder's tables in a player's parameter row.
+
+A parameter row (``float64[PARAM_LEN]``, :mod:`.players`) holds the named parameters at
+offsets ``0 .. BT_OFFSET - 1``, then the tables of :mod:`.bidder` for the run's profile:
+``BT_KEY`` (the profile's fingerprint) and one block of ``CLASS_LEN`` floats per contract
+class (``0`` suits, ``1`` sans-atout, ``2`` tout-atout), offsets inside a block::
+
+    OWN_W      own-contract weights            [NF]
+    OWN_EDGES  own score bucket edges          [NB - 1]
+    OWN_EV     own marks difference            [NB, NLEV, N_MULT]
+    DEF_W      defence weights                 [NFD]
+    DEF_EDGES  defence score bucket edges      [NB - 1]
+    DEF_EV     takers' marks difference        [NB, N_MULT]
+"""
+
+from __future__ import annotations
+
+NF = 24        # own-contract features (:func:`.bidder.own_features`)
+NFD = 16       # defence features (:func:`.bidder.def_features`)
+NB = 24        # buckets of each score
+NLEV = 18      # ladder levels 0..NLEV-1 (the longest ladder, stephanoise's 17, + capot)
+N_MULT = 3     # multipliers x1, x2, x4
+N_CLASSES = 3  # suits, sans-atout, tout-atout
+OWN_W = 0
+OWN_EDGES = OWN_W + NF
+OWN_EV = OWN_EDGES + NB - 1
+DEF_W = OWN_EV + NB * NLEV * N_MULT
+DEF_EDGES = DEF_W + NFD
+DEF_EV = DEF_EDGES + NB - 1
+CLASS_LEN = DEF_EV + NB * N_MULT
+BT_OFFSET = 48
+BT_KEY = BT_OFFSET
+BT_CLASSES = BT_OFFSET + 1
+BT_LEN = 1 + N_CLASSES * CLASS_LEN
+
+__all__ = ["BT_CLASSES", "BT_KEY", "BT_LEN", "BT_OFFSET", "CLASS_LEN", "DEF_EDGES", "DEF_EV",
+           "DEF_W", "NB", "NF", "NFD", "NLEV", "N_CLASSES", "N_MULT", "OWN_EDGES", "OWN_EV",
+           "OWN_W"]

@@ -1,0 +1,500 @@
+"""The data-fitted bidder of the heuristic and PIMC players (issue 21).
+
+For every candidate action the seat asks one question: *what does our team expect to
+score, in marks, if this becomes the final contract?* and takes the action with the best
+answer. The answers come from tables fitted offline on the simulator's own donnes
+(:mod:`simcoinche.players.bid_fit`), not from thresholds picked by hand:
+
+- **own contracts** — for each contract kind the seat computes a linear score ``mu`` of
+  what it knows (:func:`own_features`: its hand's features in that kind, its position,
+  the partner's and the opponents' bids so far); ``mu`` falls in one of ``NB`` buckets
+  (quantiles of the fitting data); each bucket holds the mean marks difference (our
+  team's marks minus the opponents') of the contract at every ladder level and
+  multiplier (x1, x2, x4), measured by playing the contract out with this seat as the
+  taker and scoring it with the profile's exact rules (failed contracts, coinche and
+  surcoinche multipliers, capot, belote, announcements, rounding);
+- **defence** — when the opponents hold the contract, a second score
+  (:func:`def_features`: the seat's hand against their trump and their bid) picks a
+  bucket holding the takers' mean marks difference at x1, x2 and x4: passing is worth
+  minus the current multiplier's entry, coinching minus the x2 entry.
+
+Decisions (each margin a searched parameter, ``FB_*``):
+
+- no contract yet: a bid is worth its table entry, passing ``pass_ev`` (the auction may
+  be passed out and redealt);
+- the partner holds the contract: passing is worth the contract as it stands (read from
+  this seat's view), a higher bid its own entry minus ``raise_margin``;
+- the opponents hold it: passing is worth minus their expected marks, coinching minus
+  their expected marks at x2 minus ``coinche_margin``, an overcall its entry minus
+  ``compete_margin``;
+- our contract is coinched: surcoinching is worth the x4 entry minus
+  ``surcoinche_margin``.
+
+A capot bid pays ``capot_margin`` more. Kinds of exactly equal value are chosen among
+uniformly from the player's stream (no favourite suit).
+
+Parameter row layout (``float64[PARAM_LEN]``, :mod:`.players`): the named parameters,
+then from ``BT_OFFSET`` the tables of the run's profile: ``BT_KEY`` (the profile's
+fingerprint, :func:`table_key`) and one block of ``CLASS_LEN`` floats per contract class
+(``0`` suits, ``1`` sans-atout, ``2`` tout-atout)::
+
+    own weights  [NF]            own bucket edges [NB - 1]
+    own values   [NB, NLEV, 3]   (bucket, ladder level incl. capot, multiplier 1/2/4)
+    def weights  [NFD]           def bucket edges [NB - 1]
+    def values   [NB, 3]
+
+The bidder reads nothing else: no global, no allocation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcoinche._kernels.auction import (
+    A_BIDDER,
+    A_COINCHE,
+    A_KIND,
+    A_LEVEL,
+    A_STATUS,
+    A_TO_SPEAK,
+)
+from simcoinche._kernels.bid_layout import (
+    BT_CLASSES,
+    BT_KEY,
+    CLASS_LEN,
+    DEF_EDGES,
+    DEF_EV,
+    DEF_W,
+    N_MULT,
+    NB,
+    NF,
+    NFD,
+    NLEV,
+    OWN_EDGES,
+    OWN_EV,
+    OWN_W,
+)
+from simcoinche._kernels.layout import (
+    P_ALLOW_SA,
+    P_ALLOW_SURCOINCHE,
+    P_ALLOW_TA,
+    P_AUCTION_CARDS,
+    P_BID_VALUES,
+    P_N_BID_VALUES,
+    P_SCORING_RULE,
+)
+from simcoinche._kernels.players import (
+    ACT_BID_BASE,
+    ACT_COINCHE,
+    ACT_PASS,
+    ACT_SURCOINCHE,
+    N_KINDS,
+    auction_check_inline,
+    illegal_action,
+)
+from simcoinche._kernels.rng import popcount32, random_bit
+
+# --- named parameters (offsets in the parameter row; names in players.registry) ----------
+FB_PASS_EV = 41            # value of passing when nobody has bid (marks)
+FB_BID_MARGIN = 42         # an opening must beat passing by this much
+FB_RAISE_MARGIN = 43       # a bid over the partner's contract must beat it by this much
+FB_COMPETE_MARGIN = 44     # an overcall must beat defending by this much
+FB_COINCHE_MARGIN = 45     # a coinche must beat defending undoubled by this much
+FB_SURCOINCHE_MARGIN = 46  # a surcoinche must beat playing coinched by this much
+FB_CAPOT_MARGIN = 47       # a capot bid must beat the best other action by this much
+
+# Ranks inside a suit's 8-bit mask (7 8 9 T J Q K A).
+R_NINE = 2
+R_TEN = 3
+R_JACK = 4
+R_QUEEN = 5
+R_KING = 6
+R_ACE = 7
+
+
+@njit(cache=True, inline="always")
+def _suit(h, s):
+    """The 8-bit rank mask of suit ``s`` in hand ``h``."""
+    return (np.int64(h) >> (8 * s)) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def _bit(m, r):
+    return np.float64((m >> r) & 1)
+
+
+@njit(cache=True, inline="always")
+def kind_class(kd):
+    """Table class of contract kind ``kd``: 0 a suit, 1 sans-atout, 2 tout-atout."""
+    if kd < 4:
+        return 0
+    return 1 if kd == 4 else 2
+
+
+@njit(cache=True, inline="always")
+def mult_index(m):
+    """Table index of multiplier ``m`` (1, 2, 4)."""
+    if m == 1:
+        return 0
+    return 1 if m == 2 else 2
+
+
+@njit(cache=True, inline="always")
+def table_key(prof):
+    """The profile fingerprint the tables carry (``BT_KEY``): scoring rule, ladder,
+    auction cards and kinds. Tables fitted for another profile are refused."""
+    k = np.int64(prof[P_SCORING_RULE])
+    k = k * 64 + prof[P_N_BID_VALUES]
+    k = k * 256 + prof[P_BID_VALUES]
+    k = k * 16 + prof[P_AUCTION_CARDS]
+    k = k * 4 + prof[P_ALLOW_SA] * 2 + prof[P_ALLOW_TA]
+    return np.float64(k)
+
+
+@njit(cache=True, inline="always")
+def hand_features(hand, kd):
+    """Fourteen features of ``hand`` (``uint32``) for contract kind ``kd`` (``float64``).
+
+    Suit ``kd``: trump J, 9, A, T, belote (K and Q), K or Q alone, trump count, trumps
+    beyond three, J and 9 together; outside: aces, ace-ten pairs, tens without their
+    ace, voids, singletons. Sans-atout: aces, tens, ace-ten pairs, kings, A-T-K suits,
+    length of the longest suit headed by its ace, longest suit, voids, singletons,
+    queens, jacks, tens without their ace, suits with neither A nor T, nines.
+    Tout-atout: jacks, nines, J-9 pairs, aces, tens, K-Q pairs, longest suit, jacks with
+    two more cards, voids, nines without their jack, kings, queens, singletons, small
+    cards (7 and 8).
+    """
+    h = np.int64(hand)
+    if kd < 4:
+        t = _suit(h, kd)
+        n = popcount32(t)
+        kq = ((t >> R_KING) & 1) + ((t >> R_QUEEN) & 1)
+        aces = 0
+        at = 0
+        bare_t = 0
+        voids = 0
+        singles = 0
+        for s in range(4):
+            if s == kd:
+                continue
+            m = _suit(h, s)
+            c = popcount32(m)
+            a = (m >> R_ACE) & 1
+            ten = (m >> R_TEN) & 1
+            aces += a
+            at += a & ten
+            bare_t += ten & (1 - a)
+            if c == 0:
+                voids += 1
+            elif c == 1:
+                singles += 1
+        return (_bit(t, R_JACK), _bit(t, R_NINE), _bit(t, R_ACE), _bit(t, R_TEN),
+                np.float64(kq == 2), np.float64(kq == 1), np.float64(n),
+                np.float64(max(n - 3, 0)), _bit(t, R_JACK) * _bit(t, R_NINE),
+                np.float64(aces), np.float64(at), np.float64(bare_t), np.float64(voids),
+                np.float64(singles))
+    aces = 0
+    tens = 0
+    at = 0
+    kings = 0
+    atk = 0
+    long_ace = 0
+    longest = 0
+    voids = 0
+    singles = 0
+    queens = 0
+    jacks = 0
+    bare_t = 0
+    empty = 0
+    nines = 0
+    j9 = 0
+    kq = 0
+    long_j = 0
+    bare9 = 0
+    small = 0
+    for s in range(4):
+        m = _suit(h, s)
+        c = popcount32(m)
+        a = (m >> R_ACE) & 1
+        ten = (m >> R_TEN) & 1
+        k = (m >> R_KING) & 1
+        q = (m >> R_QUEEN) & 1
+        j = (m >> R_JACK) & 1
+        nine = (m >> R_NINE) & 1
+        aces += a
+        tens += ten
+        at += a & ten
+        kings += k
+        atk += a & ten & k
+        if a and c > long_ace:
+            long_ace = c
+        longest = max(longest, c)
+        voids += c == 0
+        singles += c == 1
+        queens += q
+        jacks += j
+        bare_t += ten & (1 - a)
+        empty += (1 - a) & (1 - ten)
+        nines += nine
+        j9 += j & nine
+        kq += k & q
+        long_j += j & (c >= 3)
+        bare9 += nine & (1 - j)
+        small += (m & 1) + ((m >> 1) & 1)
+    if kd == 4:
+        return (np.float64(aces), np.float64(tens), np.float64(at), np.float64(kings),
+                np.float64(atk), np.float64(long_ace), np.float64(longest),
+                np.float64(voids), np.float64(singles), np.float64(queens),
+                np.float64(jacks), np.float64(bare_t), np.float64(empty),
+                np.float64(nines))
+    return (np.float64(jacks), np.float64(nines), np.float64(j9), np.float64(aces),
+            np.float64(tens), np.float64(kq), np.float64(longest), np.float64(long_j),
+            np.float64(voids), np.float64(bare9), np.float64(kings), np.float64(queens),
+            np.float64(singles), np.float64(small))
+
+
+@njit(cache=True, inline="always")
+def auction_context(actions, n_actions, seat, prof):
+    """What the auction so far says, from ``seat``'s view, in one pass.
+
+    Returns ``(pa_last, pa_any, my_kinds, op_kinds, op_top, pa_spoke)``: the partner's
+    last value bid in each kind (10 bits per kind at ``10 * kd``, 0 none), a mask of the
+    kinds the partner bid (bit ``kd``), of the kinds this seat bid, of the kinds the
+    opponents bid, the opponents' highest value (0 none), and whether the partner has
+    spoken (made any call) yet.
+    """
+    first_seat = (seat - n_actions) & 3
+    pa_last = np.int64(0)
+    pa_any = np.int64(0)
+    my_kinds = np.int64(0)
+    op_kinds = np.int64(0)
+    op_top = np.int64(0)
+    pa_spoke = np.int64(0)
+    for j in range(n_actions):
+        a = np.int64(actions[j])
+        who = (first_seat + j) & 3
+        if who == (seat ^ 2):
+            pa_spoke = np.int64(1)
+        if a < ACT_BID_BASE:
+            continue
+        kd = (a - ACT_BID_BASE) % N_KINDS
+        lv = (a - ACT_BID_BASE) // N_KINDS
+        v = np.int64(_ladder_value(lv, prof))
+        if who == seat:
+            my_kinds |= np.int64(1) << kd
+        elif who == (seat ^ 2):
+            pa_any |= np.int64(1) << kd
+            vs = 10 * kd
+            pa_last = (pa_last & ~(np.int64(0x3FF) << vs)) | (min(v, 1023) << vs)
+        else:
+            op_kinds |= np.int64(1) << kd
+            op_top = max(op_top, v)
+    return pa_last, pa_any, my_kinds, op_kinds, op_top, pa_spoke
+
+
+@njit(cache=True, inline="always")
+def _ladder_value(lv, prof):
+    """Value of ladder level ``lv`` (a capot or générale counts as 250)."""
+    nv = prof[P_N_BID_VALUES]
+    if lv < nv:
+        return prof[P_BID_VALUES + lv]
+    return 250
+
+
+@njit(cache=True, inline="always")
+def own_features(hand, kd, ctx, leads):
+    """The ``NF`` features of an own contract in kind ``kd`` (``float64`` tuple): a
+    constant, :func:`hand_features`, then the context: this seat leads the first trick,
+    the partner bid ``kd`` (and its last value, in tens above 80), the partner bid
+    another kind, the partner spoke without bidding, the opponents bid ``kd``, another
+    kind, their highest value (tens above 80), this seat bid ``kd`` before.
+    ``ctx`` is :func:`auction_context`'s tuple."""
+    pa_last, pa_any, my_kinds, op_kinds, op_top, pa_spoke = ctx
+    hf = hand_features(hand, kd)
+    pa_v = (pa_last >> (10 * kd)) & 0x3FF
+    pa_kd = (pa_any >> kd) & 1
+    pa_other = np.int64((pa_any & ~(np.int64(1) << kd)) != 0)
+    op_kd = (op_kinds >> kd) & 1
+    op_other = np.int64((op_kinds & ~(np.int64(1) << kd)) != 0)
+    return (1.0, hf[0], hf[1], hf[2], hf[3], hf[4], hf[5], hf[6], hf[7], hf[8], hf[9],
+            hf[10], hf[11], hf[12], hf[13], np.float64(leads), np.float64(pa_kd),
+            np.float64(pa_kd * (pa_v - 80)) / 10.0, np.float64(pa_other * (1 - pa_kd)),
+            np.float64(pa_spoke * (pa_any == 0)), np.float64(op_kd),
+            np.float64(op_other), np.float64(max(op_top - 80, 0)) / 10.0,
+            np.float64((my_kinds >> kd) & 1))
+
+
+@njit(cache=True, inline="always")
+def def_features(hand, kd, value, pa_any, op_kinds):
+    """The ``NFD`` features of a defence against kind ``kd`` bid at ``value``: a constant,
+    the value (tens above 80), a capot bid, the first twelve :func:`hand_features` of the
+    defender's hand in ``kd``, and whether the partner has bid."""
+    hf = hand_features(hand, kd)
+    return (1.0, np.float64(max(value - 80, 0)) / 10.0, np.float64(value >= 250),
+            hf[0], hf[1], hf[2], hf[3], hf[4], hf[5], hf[6], hf[7], hf[8], hf[9], hf[10],
+            hf[11], np.float64(pa_any != 0))
+
+
+@njit(cache=True, inline="always")
+def _bucket(mu, params, row, base):
+    """Bucket of score ``mu``: the number of the ``NB - 1`` edges at ``base`` below it."""
+    b = 0
+    while b < NB - 1 and mu >= params[row, base + b]:
+        b += 1
+    return b
+
+
+@njit(cache=True, inline="always")
+def own_value(hand, kd, ctx, leads, level, m, params, row):
+    """Expected marks difference of our contract ``kd`` at ladder ``level`` with
+    multiplier ``m``, from the seat's view (the own tables of the row)."""
+    base = BT_CLASSES + kind_class(kd) * CLASS_LEN
+    f = own_features(hand, kd, ctx, leads)
+    mu = 0.0
+    for i in range(NF):
+        mu += params[row, base + OWN_W + i] * f[i]
+    b = _bucket(mu, params, row, base + OWN_EDGES)
+    return params[row, base + OWN_EV + (b * NLEV + level) * N_MULT + mult_index(m)]
+
+
+@njit(cache=True, inline="always")
+def own_values_row(hand, kd, ctx, leads, params, row):
+    """The table offset of the own-value row ``[NLEV, N_MULT]`` of kind ``kd`` (one
+    score for every level)."""
+    base = BT_CLASSES + kind_class(kd) * CLASS_LEN
+    f = own_features(hand, kd, ctx, leads)
+    mu = 0.0
+    for i in range(NF):
+        mu += params[row, base + OWN_W + i] * f[i]
+    b = _bucket(mu, params, row, base + OWN_EDGES)
+    return base + OWN_EV + b * NLEV * N_MULT
+
+
+@njit(cache=True, inline="always")
+def def_value(hand, kd, value, m, ctx, params, row):
+    """The takers' expected marks difference of the opponents' contract ``kd`` bid at
+    ``value`` with multiplier ``m``, from the defending seat's view."""
+    base = BT_CLASSES + kind_class(kd) * CLASS_LEN
+    f = def_features(hand, kd, value, ctx[1], ctx[3])
+    mu = 0.0
+    for i in range(NFD):
+        mu += params[row, base + DEF_W + i] * f[i]
+    b = _bucket(mu, params, row, base + DEF_EDGES)
+    return params[row, base + DEF_EV + b * N_MULT + mult_index(m)]
+
+
+@njit(cache=True)
+def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
+    """Auction decision of the data-fitted bidder (``uint8`` action code, always legal).
+
+    Parameters
+    ----------
+    hand : uint32
+        The cards the seat holds at the auction.
+    astate : int32[AUCTION_STATE_LEN]
+        Public auction state.
+    actions : uint8[MAX_ACTIONS]
+        The actions so far (``n_actions`` of them).
+    params : float64[2, PARAM_LEN]
+        Parameter rows; row ``row`` carries the ``FB_*`` margins and, from
+        ``BT_OFFSET``, the tables of the profile (layout in the module docstring).
+    prof : int32[PROFILE_LEN]
+        Packed profile.
+    st : uint64[4]
+        The players' RNG state: drawn from only to break exact ties between kinds.
+    """
+    if astate[A_STATUS] != 0:
+        return ACT_PASS
+    if params[row, BT_KEY] != table_key(prof):
+        # Tables fitted for another profile (or none): refuse to bid from them. The call
+        # returned is illegal, so the run fails with the fault counted, never silently.
+        return illegal_action(astate)
+    seat = astate[A_TO_SPEAK]
+    level = astate[A_LEVEL]
+    bidder = astate[A_BIDDER]
+    mult = astate[A_COINCHE]
+    cur_kd = astate[A_KIND]
+    nv = prof[P_N_BID_VALUES]
+    leads = np.int64(n_actions % 4 == 0)  # seat dealer + 1 speaks first and leads
+    ctx = auction_context(actions, n_actions, seat, prof)
+    ours = bidder >= 0 and (bidder & 1) == (seat & 1)
+    theirs = bidder >= 0 and not ours
+
+    # --- the value of passing, and of coinche / surcoinche -----------------------------
+    best_a = ACT_PASS
+    if bidder < 0:
+        # Nobody has bid: if all pass the donne is dealt again.
+        ev_pass = params[row, FB_PASS_EV]
+        margin = params[row, FB_BID_MARGIN]
+    elif ours:
+        # Our contract stands as it is (read from this seat's view).
+        ev_pass = own_value(hand, cur_kd, ctx, leads, level, mult, params, row)
+        margin = params[row, FB_RAISE_MARGIN]
+    else:
+        # The opponents' contract: minus what they expect.
+        v = _ladder_value(level, prof)
+        ev_pass = -def_value(hand, cur_kd, v, mult, ctx, params, row)
+        margin = params[row, FB_COMPETE_MARGIN]
+    best = ev_pass
+    if theirs and mult == 1 and auction_check_inline(astate, ACT_COINCHE, prof) == 0:
+        # "Coinche": their contract at x2, against defending it at x1.
+        v = _ladder_value(level, prof)
+        ev = -def_value(hand, cur_kd, v, 2, ctx, params, row) \
+            - params[row, FB_COINCHE_MARGIN]
+        if ev > best:
+            best = ev
+            best_a = ACT_COINCHE
+    if ours and mult == 2 and prof[P_ALLOW_SURCOINCHE] != 0 and \
+            auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
+        # "Surcoinche": our coinched contract at x4.
+        ev = own_value(hand, cur_kd, ctx, leads, level, 4, params, row) \
+            - params[row, FB_SURCOINCHE_MARGIN]
+        if ev > best:
+            best = ev
+            best_a = ACT_SURCOINCHE
+
+    # --- bids: every kind the profile allows, every level above the current one --------
+    lowest = level + 1
+    if lowest <= nv and auction_check_inline(astate, ACT_BID_BASE + lowest * N_KINDS,
+                                             prof) == 0:
+        tied = np.int64(0)
+        best_lv = -1
+        n_kinds = 4 + prof[P_ALLOW_SA] + prof[P_ALLOW_TA]
+        for j in range(n_kinds):
+            kd = j
+            if j == 4 and prof[P_ALLOW_SA] == 0:
+                kd = 5
+            off = own_values_row(hand, kd, ctx, leads, params, row)
+            for lv in range(lowest, nv + 1):
+                ev = params[row, off + lv * N_MULT] - margin
+                if lv == nv:
+                    # Capot: all eight tricks.
+                    ev -= params[row, FB_CAPOT_MARGIN]
+                if ev > best:
+                    best = ev
+                    best_lv = lv
+                    tied = np.int64(1) << kd
+                    best_a = -1
+                elif ev == best and best_a == -1 and lv == best_lv:
+                    tied |= np.int64(1) << kd
+        if best_a == -1:
+            # Kinds of equal value: one uniformly from the player's stream.
+            if popcount32(tied) > 1:
+                kd = random_bit(st, np.uint32(tied))
+            else:
+                kd = _only_bit(tied)
+            a = ACT_BID_BASE + best_lv * N_KINDS + kd
+            if auction_check_inline(astate, a, prof) == 0:
+                return a
+            return ACT_PASS
+    return best_a
+
+
+@njit(cache=True, inline="always")
+def _only_bit(m):
+    """Index of the single set bit of ``m``."""
+    i = 0
+    while (m >> i) & 1 == 0:
+        i += 1
+    return i

@@ -1,0 +1,67 @@
+"""The data-fitted bidder's tables: package data, one file per profile.
+
+``simcoinche/players/data/bidder-<profile>.npy`` holds the ``float64[BT_LEN]`` block that
+:func:`simcoinche.players.registry.param_array` copies into the parameter row of every
+player that bids with them (``heuristic``, ``pimc``), from offset ``BT_OFFSET`` (layout:
+:mod:`simcoinche._kernels.bidder`). They are fitted by ``analysis/fit_bidder.py``
+(:mod:`simcoinche.players.bid_fit`); the file's first entry is the fingerprint of the
+profile it was fitted for, checked here and again by the kernel.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+from simcoinche._kernels.bid_layout import BT_LEN
+from simcoinche._kernels.bidder import table_key
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import Profile, get_profile
+
+TABLE_DIR = "data"
+
+
+def table_name(profile: Profile | str) -> str:
+    """File name of a profile's tables inside the package data."""
+    return f"bidder-{get_profile(profile).name}.npy"
+
+
+@cache
+def _load(name: str) -> np.ndarray:
+    prof = get_profile(name)
+    res = resources.files("simcoinche.players").joinpath(TABLE_DIR, table_name(prof))
+    try:
+        with res.open("rb") as f:
+            tables = np.load(f, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError(f"the bidder's tables for profile {prof.name!r} are missing from "
+                         f"the package ({TABLE_DIR}/{table_name(prof)}); refit them with "
+                         "analysis/fit_bidder.py") from None
+    except ValueError as exc:
+        raise InputError(f"the bidder's tables {table_name(prof)} are unreadable: "
+                         f"{exc}") from None
+    check_tables(tables, prof, table_name(prof))
+    tables.setflags(write=False)
+    return tables
+
+
+def check_tables(tables: np.ndarray, profile: Profile | str, origin: str) -> None:
+    """Raise InputError unless ``tables`` is a ``float64[BT_LEN]`` block fitted for
+    ``profile`` (its fingerprint) with finite entries."""
+    prof = get_profile(profile)
+    if tables.dtype != np.float64 or tables.shape != (BT_LEN,):
+        raise InputError(f"{origin}: expected float64[{BT_LEN}] bidder tables, got "
+                         f"{tables.dtype}{list(tables.shape)}")
+    if tables[0] != table_key(prof.packed):
+        raise InputError(f"{origin}: these bidder tables were fitted for another profile "
+                         f"than {prof.name!r}")
+    if not np.isfinite(tables).all():
+        raise InputError(f"{origin}: the bidder tables hold non-finite values")
+
+
+def bid_tables(profile: Profile | str | None) -> np.ndarray:
+    """The shipped tables of ``profile`` (read-only ``float64[BT_LEN]``; default
+    federal)."""
+    return _load(get_profile(profile).name)
