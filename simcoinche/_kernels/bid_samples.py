@@ -46,7 +46,6 @@ from simcoinche._kernels.bidder import (
     NF,
     NFD,
     NLEV,
-    _ladder_value,
     auction_context,
     def_features,
     kind_class,
@@ -54,6 +53,7 @@ from simcoinche._kernels.bidder import (
 )
 from simcoinche._kernels.deal import deal_hands
 from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
+from simcoinche._kernels.heuristic import _value_of_level
 from simcoinche._kernels.layout import (
     F_CALL,
     F_ONE,
@@ -231,7 +231,7 @@ def walk_samples(mode, auctions, prof, pc, w_own, w_def, normal, scores):
             if defend[i] != 0 and bidder >= 0 and (bidder & 1) != (seat & 1):
                 kd = astate[A_KIND]
                 c = kind_class(kd)
-                v = _ladder_value(astate[A_LEVEL], prof)
+                v = _value_of_level(astate[A_LEVEL], prof)
                 col = play_index(i, bidder, kd)
                 f = def_features(hand, kd, v, ctx[1], ctx[3])
                 if mode == 0:

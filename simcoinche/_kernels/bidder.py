@@ -75,6 +75,16 @@ from simcoinche._kernels.bid_layout import (
     OWN_EV,
     OWN_W,
 )
+from simcoinche._kernels.heuristic import (
+    R_ACE,
+    R_JACK,
+    R_KING,
+    R_NINE,
+    R_QUEEN,
+    R_TEN,
+    _suit,
+    _value_of_level,
+)
 from simcoinche._kernels.layout import (
     P_ALLOW_SA,
     P_ALLOW_SURCOINCHE,
@@ -93,7 +103,7 @@ from simcoinche._kernels.players import (
     auction_check_inline,
     illegal_action,
 )
-from simcoinche._kernels.rng import popcount32, random_bit
+from simcoinche._kernels.rng import lowest_bit, popcount32, random_bit
 
 # --- named parameters (offsets in the parameter row; names in players.registry) ----------
 FB_PASS_EV = 41            # value of passing when nobody has bid (marks)
@@ -103,21 +113,6 @@ FB_COMPETE_MARGIN = 44     # an overcall must beat defending by this much
 FB_COINCHE_MARGIN = 45     # a coinche must beat defending undoubled by this much
 FB_SURCOINCHE_MARGIN = 46  # a surcoinche must beat playing coinched by this much
 FB_CAPOT_MARGIN = 47       # a capot bid must beat the best other action by this much
-
-# Ranks inside a suit's 8-bit mask (7 8 9 T J Q K A).
-R_NINE = 2
-R_TEN = 3
-R_JACK = 4
-R_QUEEN = 5
-R_KING = 6
-R_ACE = 7
-
-
-@njit(cache=True, inline="always")
-def _suit(h, s):
-    """The 8-bit rank mask of suit ``s`` in hand ``h``."""
-    return (np.int64(h) >> (8 * s)) & 0xFF
-
 
 @njit(cache=True, inline="always")
 def _bit(m, r):
@@ -280,7 +275,7 @@ def auction_context(actions, n_actions, seat, prof):
             continue
         kd = (a - ACT_BID_BASE) % N_KINDS
         lv = (a - ACT_BID_BASE) // N_KINDS
-        v = np.int64(_ladder_value(lv, prof))
+        v = np.int64(_value_of_level(lv, prof))
         if who == seat:
             my_kinds |= np.int64(1) << kd
         elif who == (seat ^ 2):
@@ -291,15 +286,6 @@ def auction_context(actions, n_actions, seat, prof):
             op_kinds |= np.int64(1) << kd
             op_top = max(op_top, v)
     return pa_last, pa_any, my_kinds, op_kinds, op_top, pa_spoke
-
-
-@njit(cache=True, inline="always")
-def _ladder_value(lv, prof):
-    """Value of ladder level ``lv`` (a capot or générale counts as 250)."""
-    nv = prof[P_N_BID_VALUES]
-    if lv < nv:
-        return prof[P_BID_VALUES + lv]
-    return 250
 
 
 @njit(cache=True, inline="always")
@@ -372,16 +358,17 @@ def own_values_row(hand, kd, ctx, leads, params, row):
 
 
 @njit(cache=True, inline="always")
-def def_value(hand, kd, value, m, ctx, params, row):
-    """The takers' expected marks difference of the opponents' contract ``kd`` bid at
-    ``value`` with multiplier ``m``, from the defending seat's view."""
+def def_values_row(hand, kd, value, ctx, params, row):
+    """The table offset of the defence row ``[N_MULT]`` (the takers' expected marks
+    difference at x1, x2, x4) of the opponents' contract ``kd`` bid at ``value``, from
+    the defending seat's view."""
     base = BT_CLASSES + kind_class(kd) * CLASS_LEN
     f = def_features(hand, kd, value, ctx[1], ctx[3])
     mu = 0.0
     for i in range(NFD):
         mu += params[row, base + DEF_W + i] * f[i]
     b = _bucket(mu, params, row, base + DEF_EDGES)
-    return params[row, base + DEF_EV + b * N_MULT + mult_index(m)]
+    return base + DEF_EV + b * N_MULT
 
 
 @njit(cache=True)
@@ -423,6 +410,7 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
 
     # --- the value of passing, and of coinche / surcoinche -----------------------------
     best_a = ACT_PASS
+    def_off = np.int64(0)  # the defence row, when the opponents hold the contract
     if bidder < 0:
         # Nobody has bid: if all pass the donne is dealt again.
         ev_pass = params[row, FB_PASS_EV]
@@ -433,15 +421,14 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
         margin = params[row, FB_RAISE_MARGIN]
     else:
         # The opponents' contract: minus what they expect.
-        v = _ladder_value(level, prof)
-        ev_pass = -def_value(hand, cur_kd, v, mult, ctx, params, row)
+        def_off = def_values_row(hand, cur_kd, _value_of_level(level, prof), ctx, params,
+                                 row)
+        ev_pass = -params[row, def_off + mult_index(mult)]
         margin = params[row, FB_COMPETE_MARGIN]
     best = ev_pass
     if theirs and mult == 1 and auction_check_inline(astate, ACT_COINCHE, prof) == 0:
         # "Coinche": their contract at x2, against defending it at x1.
-        v = _ladder_value(level, prof)
-        ev = -def_value(hand, cur_kd, v, 2, ctx, params, row) \
-            - params[row, FB_COINCHE_MARGIN]
+        ev = -params[row, def_off + mult_index(2)] - params[row, FB_COINCHE_MARGIN]
         if ev > best:
             best = ev
             best_a = ACT_COINCHE
@@ -483,18 +470,9 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
             if popcount32(tied) > 1:
                 kd = random_bit(st, np.uint32(tied))
             else:
-                kd = _only_bit(tied)
+                kd = lowest_bit(tied)
             a = ACT_BID_BASE + best_lv * N_KINDS + kd
             if auction_check_inline(astate, a, prof) == 0:
                 return a
             return ACT_PASS
     return best_a
-
-
-@njit(cache=True, inline="always")
-def _only_bit(m):
-    """Index of the single set bit of ``m``."""
-    i = 0
-    while (m >> i) & 1 == 0:
-        i += 1
-    return i
