@@ -15,7 +15,7 @@ import pytest
 
 from simcoinche._kernels import bid_layout as BL
 from simcoinche._kernels.auction import AUCTION_STATE_LEN, auction_apply, auction_start
-from simcoinche._kernels.bidder import fitted_action, own_value, table_key
+from simcoinche._kernels.bidder import fitted_action, own_value, suit_summary, table_key
 from simcoinche.players.bid_tables import bid_tables, table_name
 from simcoinche.players.registry import param_array
 from simcoinche.rules.actions import format_action, parse_action
@@ -100,9 +100,10 @@ def test_expected_marks_grow_with_the_trump_honours():
     prof = get_profile("federal")
     row = param_array("heuristic", profile=prof)[None, :]
     ctx = (0, 0, 0, 0, 0, 0)
-    weak = own_value(np.uint32(parse_hand("JH 8H 7H 8C 9C 8D 9D 7S")), 1, ctx, 1, 0, 1, row, 0)
-    strong = own_value(np.uint32(parse_hand("JH 9H AH 8H 9C 8D 9D 7S")), 1, ctx, 1, 0, 1,
-                       row, 0)
+    weak_hand = np.uint32(parse_hand("JH 8H 7H 8C 9C 8D 9D 7S"))
+    strong_hand = np.uint32(parse_hand("JH 9H AH 8H 9C 8D 9D 7S"))
+    weak = own_value(weak_hand, suit_summary(weak_hand), 1, ctx, 1, 0, 1, row, 0)
+    strong = own_value(strong_hand, suit_summary(strong_hand), 1, ctx, 1, 0, 1, row, 0)
     assert strong > weak
 
 

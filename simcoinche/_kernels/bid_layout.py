@@ -11,6 +11,14 @@ class (``0`` suits, ``1`` sans-atout, ``2`` tout-atout), offsets inside a block:
     DEF_W      defence weights                 [NFD]
     DEF_EDGES  defence score bucket edges      [NB - 1]
     DEF_EV     takers' marks difference        [NB, N_MULT]
+
+then from ``BT_BEST`` a block derived from the tables when the row is made (not
+stored in the files, :func:`simcoinche.players.bid_tables.best_levels`): for each class,
+own bucket and lowest level ``L``, the ladder level below capot with the highest x1
+entry among ``L ..`` the profile's last value (the lowest of equal ones; ``-1`` when
+none is left)::
+
+    BT_BEST    best level from L                [N_CLASSES, NB, NLEV]
 """
 
 from __future__ import annotations
@@ -32,7 +40,9 @@ BT_OFFSET = 48
 BT_KEY = BT_OFFSET
 BT_CLASSES = BT_OFFSET + 1
 BT_LEN = 1 + N_CLASSES * CLASS_LEN
+BT_BEST = BT_OFFSET + BT_LEN
+BT_BEST_LEN = N_CLASSES * NB * NLEV
 
-__all__ = ["BT_CLASSES", "BT_KEY", "BT_LEN", "BT_OFFSET", "CLASS_LEN", "DEF_EDGES", "DEF_EV",
-           "DEF_W", "NB", "NF", "NFD", "NLEV", "N_CLASSES", "N_MULT", "OWN_EDGES", "OWN_EV",
-           "OWN_W"]
+__all__ = ["BT_BEST", "BT_BEST_LEN", "BT_CLASSES", "BT_KEY", "BT_LEN", "BT_OFFSET",
+           "CLASS_LEN", "DEF_EDGES", "DEF_EV", "DEF_W", "NB", "NF", "NFD", "NLEV",
+           "N_CLASSES", "N_MULT", "OWN_EDGES", "OWN_EV", "OWN_W"]

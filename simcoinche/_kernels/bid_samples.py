@@ -50,6 +50,7 @@ from simcoinche._kernels.bidder import (
     def_features,
     kind_class,
     own_features,
+    suit_summary,
 )
 from simcoinche._kernels.deal import deal_hands
 from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
@@ -203,6 +204,7 @@ def walk_samples(mode, auctions, prof, pc, w_own, w_def, normal, scores):
                 auction_apply(astate, auc[i, j], prof)
                 continue
             hand = early[i, seat]
+            summary = suit_summary(hand)
             ctx = auction_context(auc[i], np.int64(j), seat, prof)
             leads = np.int64(j % 4 == 0)
             for q in range(n_kinds):
@@ -211,7 +213,7 @@ def walk_samples(mode, auctions, prof, pc, w_own, w_def, normal, scores):
                     kd = 5
                 c = kind_class(kd)
                 col = play_index(i, seat, kd)
-                f = own_features(hand, kd, ctx, leads)
+                f = own_features(hand, summary, kd, ctx, leads)
                 if mode == 0:
                     y = np.float64(pc[PC_TOTAL_TAKERS, col] - pc[PC_TOTAL_DEFENCE, col])
                     for a in range(NF):
@@ -233,7 +235,7 @@ def walk_samples(mode, auctions, prof, pc, w_own, w_def, normal, scores):
                 c = kind_class(kd)
                 v = _value_of_level(astate[A_LEVEL], prof)
                 col = play_index(i, bidder, kd)
-                f = def_features(hand, kd, v, ctx[1], ctx[3])
+                f = def_features(hand, summary, kd, v, ctx[1], ctx[3])
                 if mode == 0:
                     y = np.float64(pc[PC_TOTAL_TAKERS, col] - pc[PC_TOTAL_DEFENCE, col])
                     for a in range(NFD):

@@ -43,6 +43,12 @@ fingerprint, :func:`table_key`) and one block of ``CLASS_LEN`` floats per contra
     def weights  [NFD]           def bucket edges [NB - 1]
     def values   [NB, 3]
 
+then from ``BT_BEST`` a block derived from the tables when the row is built
+(:func:`simcoinche.players.bid_tables.best_levels`): for each class, own bucket and
+lowest biddable level, the best level below capot (``float64[N_CLASSES, NB, NLEV]``,
+``-1`` where none), so that a call reads one entry per kind instead of walking the
+ladder.
+
 The bidder reads nothing else: no global, no allocation.
 """
 
@@ -60,6 +66,7 @@ from simcoinche._kernels.auction import (
     A_TO_SPEAK,
 )
 from simcoinche._kernels.bid_layout import (
+    BT_BEST,
     BT_CLASSES,
     BT_KEY,
     CLASS_LEN,
@@ -114,6 +121,9 @@ FB_COINCHE_MARGIN = 45     # a coinche must beat defending undoubled by this muc
 FB_SURCOINCHE_MARGIN = 46  # a surcoinche must beat playing coinched by this much
 FB_CAPOT_MARGIN = 47       # a capot bid must beat the best other action by this much
 
+if (NF, NFD) != (24, 16):  # own_score and def_score write the dot products out
+    raise ImportError(f"bidder scores are written for 24 and 16 features, not {NF}, {NFD}")
+
 @njit(cache=True, inline="always")
 def _bit(m, r):
     return np.float64((m >> r) & 1)
@@ -148,8 +158,35 @@ def table_key(prof):
 
 
 @njit(cache=True, inline="always")
-def hand_features(hand, kd):
-    """Fourteen features of ``hand`` (``uint32``) for contract kind ``kd`` (``float64``).
+def suit_summary(hand):
+    """What every suit kind's features share, counted once per decision over all four
+    suits of ``hand`` (``uint32``): ``(aces, ace-ten pairs, tens without their ace,
+    voids, singletons)`` as ``int64``. A kind's outside counts are these minus its trump
+    suit's own."""
+    h = np.int64(hand)
+    aces = 0
+    at = 0
+    bare_t = 0
+    voids = 0
+    singles = 0
+    for s in range(4):
+        m = _suit(h, s)
+        c = popcount32(m)
+        a = (m >> R_ACE) & 1
+        ten = (m >> R_TEN) & 1
+        aces += a
+        at += a & ten
+        bare_t += ten & (1 - a)
+        voids += c == 0
+        singles += c == 1
+    return (np.int64(aces), np.int64(at), np.int64(bare_t), np.int64(voids),
+            np.int64(singles))
+
+
+@njit(cache=True, inline="always")
+def hand_features(hand, kd, summary):
+    """Fourteen features of ``hand`` (``uint32``) for contract kind ``kd`` (``float64``);
+    ``summary`` is :func:`suit_summary` of the hand.
 
     Suit ``kd``: trump J, 9, A, T, belote (K and Q), K or Q alone, trump count, trumps
     beyond three, J and 9 together; outside: aces, ace-ten pairs, tens without their
@@ -162,91 +199,104 @@ def hand_features(hand, kd):
     """
     h = np.int64(hand)
     if kd < 4:
-        t = _suit(h, kd)
-        n = popcount32(t)
-        kq = ((t >> R_KING) & 1) + ((t >> R_QUEEN) & 1)
-        aces = 0
-        at = 0
-        bare_t = 0
-        voids = 0
-        singles = 0
-        for s in range(4):
-            if s == kd:
-                continue
-            m = _suit(h, s)
-            c = popcount32(m)
-            a = (m >> R_ACE) & 1
-            ten = (m >> R_TEN) & 1
-            aces += a
-            at += a & ten
-            bare_t += ten & (1 - a)
-            if c == 0:
-                voids += 1
-            elif c == 1:
-                singles += 1
-        return (_bit(t, R_JACK), _bit(t, R_NINE), _bit(t, R_ACE), _bit(t, R_TEN),
-                np.float64(kq == 2), np.float64(kq == 1), np.float64(n),
-                np.float64(max(n - 3, 0)), _bit(t, R_JACK) * _bit(t, R_NINE),
-                np.float64(aces), np.float64(at), np.float64(bare_t), np.float64(voids),
-                np.float64(singles))
-    aces = 0
+        return _suit_features(h, kd, summary)
+    if kd == 4:
+        return _sans_atout_features(h, summary)
+    return _tout_atout_features(h, summary)
+
+
+@njit(cache=True, inline="always")
+def _suit_features(h, kd, summary):
+    """:func:`hand_features` in suit ``kd`` (0-3)."""
+    t = _suit(h, kd)
+    n = popcount32(t)
+    kq = ((t >> R_KING) & 1) + ((t >> R_QUEEN) & 1)
+    a = (t >> R_ACE) & 1
+    ten = (t >> R_TEN) & 1
+    # Outside the trump suit: the whole hand's counts minus the trump suit's.
+    aces = summary[0] - a
+    at = summary[1] - (a & ten)
+    bare_t = summary[2] - (ten & (1 - a))
+    voids = summary[3] - (n == 0)
+    singles = summary[4] - (n == 1)
+    return (_bit(t, R_JACK), _bit(t, R_NINE), np.float64(a), np.float64(ten),
+            np.float64(kq == 2), np.float64(kq == 1), np.float64(n),
+            np.float64(max(n - 3, 0)), _bit(t, R_JACK) * _bit(t, R_NINE),
+            np.float64(aces), np.float64(at), np.float64(bare_t), np.float64(voids),
+            np.float64(singles))
+
+
+@njit(cache=True, inline="always")
+def _sans_atout_features(h, summary):
+    """:func:`hand_features` at sans-atout."""
     tens = 0
-    at = 0
     kings = 0
     atk = 0
     long_ace = 0
     longest = 0
-    voids = 0
-    singles = 0
     queens = 0
     jacks = 0
-    bare_t = 0
     empty = 0
     nines = 0
-    j9 = 0
-    kq = 0
-    long_j = 0
-    bare9 = 0
-    small = 0
     for s in range(4):
         m = _suit(h, s)
         c = popcount32(m)
         a = (m >> R_ACE) & 1
         ten = (m >> R_TEN) & 1
         k = (m >> R_KING) & 1
-        q = (m >> R_QUEEN) & 1
-        j = (m >> R_JACK) & 1
-        nine = (m >> R_NINE) & 1
-        aces += a
         tens += ten
-        at += a & ten
         kings += k
         atk += a & ten & k
         if a and c > long_ace:
             long_ace = c
         longest = max(longest, c)
-        voids += c == 0
-        singles += c == 1
+        queens += (m >> R_QUEEN) & 1
+        jacks += (m >> R_JACK) & 1
+        empty += (1 - a) & (1 - ten)
+        nines += (m >> R_NINE) & 1
+    return (np.float64(summary[0]), np.float64(tens), np.float64(summary[1]),
+            np.float64(kings), np.float64(atk), np.float64(long_ace), np.float64(longest),
+            np.float64(summary[3]), np.float64(summary[4]), np.float64(queens),
+            np.float64(jacks), np.float64(summary[2]), np.float64(empty),
+            np.float64(nines))
+
+
+@njit(cache=True, inline="always")
+def _tout_atout_features(h, summary):
+    """:func:`hand_features` at tout-atout."""
+    tens = 0
+    longest = 0
+    queens = 0
+    jacks = 0
+    nines = 0
+    j9 = 0
+    kq = 0
+    long_j = 0
+    bare9 = 0
+    kings = 0
+    small = 0
+    for s in range(4):
+        m = _suit(h, s)
+        c = popcount32(m)
+        k = (m >> R_KING) & 1
+        q = (m >> R_QUEEN) & 1
+        j = (m >> R_JACK) & 1
+        nine = (m >> R_NINE) & 1
+        tens += (m >> R_TEN) & 1
+        kings += k
+        longest = max(longest, c)
         queens += q
         jacks += j
-        bare_t += ten & (1 - a)
-        empty += (1 - a) & (1 - ten)
         nines += nine
         j9 += j & nine
         kq += k & q
         long_j += j & (c >= 3)
         bare9 += nine & (1 - j)
         small += (m & 1) + ((m >> 1) & 1)
-    if kd == 4:
-        return (np.float64(aces), np.float64(tens), np.float64(at), np.float64(kings),
-                np.float64(atk), np.float64(long_ace), np.float64(longest),
-                np.float64(voids), np.float64(singles), np.float64(queens),
-                np.float64(jacks), np.float64(bare_t), np.float64(empty),
-                np.float64(nines))
-    return (np.float64(jacks), np.float64(nines), np.float64(j9), np.float64(aces),
+    return (np.float64(jacks), np.float64(nines), np.float64(j9), np.float64(summary[0]),
             np.float64(tens), np.float64(kq), np.float64(longest), np.float64(long_j),
-            np.float64(voids), np.float64(bare9), np.float64(kings), np.float64(queens),
-            np.float64(singles), np.float64(small))
+            np.float64(summary[3]), np.float64(bare9), np.float64(kings),
+            np.float64(queens), np.float64(summary[4]), np.float64(small))
 
 
 @njit(cache=True, inline="always")
@@ -289,15 +339,20 @@ def auction_context(actions, n_actions, seat, prof):
 
 
 @njit(cache=True, inline="always")
-def own_features(hand, kd, ctx, leads):
+def own_features(hand, summary, kd, ctx, leads):
     """The ``NF`` features of an own contract in kind ``kd`` (``float64`` tuple): a
     constant, :func:`hand_features`, then the context: this seat leads the first trick,
     the partner bid ``kd`` (and its last value, in tens above 80), the partner bid
     another kind, the partner spoke without bidding, the opponents bid ``kd``, another
     kind, their highest value (tens above 80), this seat bid ``kd`` before.
     ``ctx`` is :func:`auction_context`'s tuple."""
+    return own_features_of(hand_features(hand, kd, summary), kd, ctx, leads)
+
+
+@njit(cache=True, inline="always")
+def own_features_of(hf, kd, ctx, leads):
+    """:func:`own_features` from the hand's features ``hf`` in kind ``kd``."""
     pa_last, pa_any, my_kinds, op_kinds, op_top, pa_spoke = ctx
-    hf = hand_features(hand, kd)
     pa_v = (pa_last >> (10 * kd)) & 0x3FF
     pa_kd = (pa_any >> kd) & 1
     pa_other = np.int64((pa_any & ~(np.int64(1) << kd)) != 0)
@@ -312,11 +367,11 @@ def own_features(hand, kd, ctx, leads):
 
 
 @njit(cache=True, inline="always")
-def def_features(hand, kd, value, pa_any, op_kinds):
+def def_features(hand, summary, kd, value, pa_any, op_kinds):
     """The ``NFD`` features of a defence against kind ``kd`` bid at ``value``: a constant,
     the value (tens above 80), a capot bid, the first twelve :func:`hand_features` of the
     defender's hand in ``kd``, and whether the partner has bid."""
-    hf = hand_features(hand, kd)
+    hf = hand_features(hand, kd, summary)
     return (1.0, np.float64(max(value - 80, 0)) / 10.0, np.float64(value >= 250),
             hf[0], hf[1], hf[2], hf[3], hf[4], hf[5], hf[6], hf[7], hf[8], hf[9], hf[10],
             hf[11], np.float64(pa_any != 0))
@@ -324,51 +379,116 @@ def def_features(hand, kd, value, pa_any, op_kinds):
 
 @njit(cache=True, inline="always")
 def _bucket(mu, params, row, base):
-    """Bucket of score ``mu``: the number of the ``NB - 1`` edges at ``base`` below it."""
+    """Bucket of score ``mu``: how many of the ``NB - 1`` ascending edges at ``base`` it
+    reaches (counted without branches: cheaper than a search whose every step is a coin
+    flip for the branch predictor)."""
     b = 0
-    while b < NB - 1 and mu >= params[row, base + b]:
-        b += 1
+    for i in range(NB - 1):
+        b += mu >= params[row, base + i]
     return b
 
 
 @njit(cache=True, inline="always")
-def own_value(hand, kd, ctx, leads, level, m, params, row):
+def own_score(params, row, b, f):
+    """``sum(params[row, b + i] * f[i])`` over the ``NF`` own features, written out so
+    that every ``f[i]`` is a constant index (a loop index into a tuple compiles to a
+    switch); summed left to right, like the loop of the fitting code."""
+    p = params
+    return (p[row, b] * f[0] + p[row, b + 1] * f[1] + p[row, b + 2] * f[2]
+            + p[row, b + 3] * f[3] + p[row, b + 4] * f[4] + p[row, b + 5] * f[5]
+            + p[row, b + 6] * f[6] + p[row, b + 7] * f[7] + p[row, b + 8] * f[8]
+            + p[row, b + 9] * f[9] + p[row, b + 10] * f[10] + p[row, b + 11] * f[11]
+            + p[row, b + 12] * f[12] + p[row, b + 13] * f[13] + p[row, b + 14] * f[14]
+            + p[row, b + 15] * f[15] + p[row, b + 16] * f[16] + p[row, b + 17] * f[17]
+            + p[row, b + 18] * f[18] + p[row, b + 19] * f[19] + p[row, b + 20] * f[20]
+            + p[row, b + 21] * f[21] + p[row, b + 22] * f[22] + p[row, b + 23] * f[23])
+
+
+@njit(cache=True, inline="always")
+def def_score(params, row, b, f):
+    """:func:`own_score` over the ``NFD`` defence features."""
+    p = params
+    return (p[row, b] * f[0] + p[row, b + 1] * f[1] + p[row, b + 2] * f[2]
+            + p[row, b + 3] * f[3] + p[row, b + 4] * f[4] + p[row, b + 5] * f[5]
+            + p[row, b + 6] * f[6] + p[row, b + 7] * f[7] + p[row, b + 8] * f[8]
+            + p[row, b + 9] * f[9] + p[row, b + 10] * f[10] + p[row, b + 11] * f[11]
+            + p[row, b + 12] * f[12] + p[row, b + 13] * f[13] + p[row, b + 14] * f[14]
+            + p[row, b + 15] * f[15])
+
+
+@njit(cache=True, inline="always")
+def own_value(hand, summary, kd, ctx, leads, level, m, params, row):
     """Expected marks difference of our contract ``kd`` at ladder ``level`` with
     multiplier ``m``, from the seat's view (the own tables of the row)."""
-    base = BT_CLASSES + kind_class(kd) * CLASS_LEN
-    f = own_features(hand, kd, ctx, leads)
-    mu = 0.0
-    for i in range(NF):
-        mu += params[row, base + OWN_W + i] * f[i]
-    b = _bucket(mu, params, row, base + OWN_EDGES)
-    return params[row, base + OWN_EV + (b * NLEV + level) * N_MULT + mult_index(m)]
+    b = own_bucket(hand, summary, kd, ctx, leads, params, row)
+    return params[row, own_values_row(kd, b) + level * N_MULT + mult_index(m)]
 
 
 @njit(cache=True, inline="always")
-def own_values_row(hand, kd, ctx, leads, params, row):
-    """The table offset of the own-value row ``[NLEV, N_MULT]`` of kind ``kd`` (one
-    score for every level)."""
-    base = BT_CLASSES + kind_class(kd) * CLASS_LEN
-    f = own_features(hand, kd, ctx, leads)
-    mu = 0.0
-    for i in range(NF):
-        mu += params[row, base + OWN_W + i] * f[i]
-    b = _bucket(mu, params, row, base + OWN_EDGES)
-    return base + OWN_EV + b * NLEV * N_MULT
+def own_bucket(hand, summary, kd, ctx, leads, params, row):
+    """The own-score bucket of kind ``kd`` (``0 .. NB - 1``)."""
+    return own_bucket_of(hand_features(hand, kd, summary), kd, ctx, leads, params, row)
 
 
 @njit(cache=True, inline="always")
-def def_values_row(hand, kd, value, ctx, params, row):
+def own_bucket_of(hf, kd, ctx, leads, params, row):
+    """:func:`own_bucket` from the hand's features ``hf`` in kind ``kd``."""
+    base = BT_CLASSES + kind_class(kd) * CLASS_LEN
+    mu = own_score(params, row, base + OWN_W, own_features_of(hf, kd, ctx, leads))
+    return _bucket(mu, params, row, base + OWN_EDGES)
+
+
+@njit(cache=True, inline="always")
+def own_values_row(kd, bucket):
+    """The table offset of the own-value row ``[NLEV, N_MULT]`` of kind ``kd`` in
+    ``bucket`` (one entry for every level and multiplier)."""
+    return BT_CLASSES + kind_class(kd) * CLASS_LEN + OWN_EV + bucket * NLEV * N_MULT
+
+
+@njit(cache=True, inline="always")
+def def_values_row(hand, summary, kd, value, ctx, params, row):
     """The table offset of the defence row ``[N_MULT]`` (the takers' expected marks
     difference at x1, x2, x4) of the opponents' contract ``kd`` bid at ``value``, from
     the defending seat's view."""
     base = BT_CLASSES + kind_class(kd) * CLASS_LEN
-    f = def_features(hand, kd, value, ctx[1], ctx[3])
-    mu = 0.0
-    for i in range(NFD):
-        mu += params[row, base + DEF_W + i] * f[i]
+    mu = def_score(params, row, base + DEF_W,
+                   def_features(hand, summary, kd, value, ctx[1], ctx[3]))
     b = _bucket(mu, params, row, base + DEF_EDGES)
     return base + DEF_EV + b * N_MULT
+
+
+@njit(cache=True, inline="always")
+def _bid_kind(kd, b, lowest, margin, state, params, row, nv):
+    """Weigh the bids in kind ``kd`` (own bucket ``b``) from ladder level ``lowest`` up
+    against ``state`` =
+    ``(best, best_lv, tied, best_a)``: the best value so far, the level of the best bid
+    (``-1`` none), the kinds (bit ``kd``) whose bid at that level is as good, and the
+    best action so far (``-1``: a bid). Returns the updated state."""
+    best, best_lv, tied, best_a = state
+    off = own_values_row(kd, b)
+    # The kind's best level below capot (the lowest of equal ones), read from the block
+    # derived from the tables (BT_BEST) instead of a walk up the ladder.
+    k_lv = np.int64(params[row, BT_BEST + (kind_class(kd) * NB + b) * NLEV + lowest])
+    k_best = params[row, off + k_lv * N_MULT] - margin if k_lv >= 0 else -np.inf
+    if k_best > best:
+        best = k_best
+        best_lv = k_lv
+        tied = np.int64(1) << kd
+        best_a = np.int64(-1)
+    elif k_best == best and best_a == -1 and best_lv < nv and \
+            params[row, off + best_lv * N_MULT] - margin == best:
+        # ... or as good as the best kind so far at its level: a tie.
+        tied |= np.int64(1) << kd
+    # Capot: all eight tricks.
+    ev = params[row, off + nv * N_MULT] - margin - params[row, FB_CAPOT_MARGIN]
+    if ev > best:
+        best = ev
+        best_lv = np.int64(nv)
+        tied = np.int64(1) << kd
+        best_a = np.int64(-1)
+    elif ev == best and best_a == -1 and best_lv == nv:
+        tied |= np.int64(1) << kd
+    return best, best_lv, tied, best_a
 
 
 @njit(cache=True)
@@ -405,6 +525,7 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
     nv = prof[P_N_BID_VALUES]
     leads = np.int64(n_actions % 4 == 0)  # seat dealer + 1 speaks first and leads
     ctx = auction_context(actions, n_actions, seat, prof)
+    summary = suit_summary(hand)
     ours = bidder >= 0 and (bidder & 1) == (seat & 1)
     theirs = bidder >= 0 and not ours
 
@@ -417,12 +538,12 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
         margin = params[row, FB_BID_MARGIN]
     elif ours:
         # Our contract stands as it is (read from this seat's view).
-        ev_pass = own_value(hand, cur_kd, ctx, leads, level, mult, params, row)
+        ev_pass = own_value(hand, summary, cur_kd, ctx, leads, level, mult, params, row)
         margin = params[row, FB_RAISE_MARGIN]
     else:
         # The opponents' contract: minus what they expect.
-        def_off = def_values_row(hand, cur_kd, _value_of_level(level, prof), ctx, params,
-                                 row)
+        def_off = def_values_row(hand, summary, cur_kd, _value_of_level(level, prof),
+                                 ctx, params, row)
         ev_pass = -params[row, def_off + mult_index(mult)]
         margin = params[row, FB_COMPETE_MARGIN]
     best = ev_pass
@@ -435,7 +556,7 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
     if ours and mult == 2 and prof[P_ALLOW_SURCOINCHE] != 0 and \
             auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
         # "Surcoinche": our coinched contract at x4.
-        ev = own_value(hand, cur_kd, ctx, leads, level, 4, params, row) \
+        ev = own_value(hand, summary, cur_kd, ctx, leads, level, 4, params, row) \
             - params[row, FB_SURCOINCHE_MARGIN]
         if ev > best:
             best = ev
@@ -445,26 +566,25 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
     lowest = level + 1
     if lowest <= nv and auction_check_inline(astate, ACT_BID_BASE + lowest * N_KINDS,
                                              prof) == 0:
-        tied = np.int64(0)
-        best_lv = -1
-        n_kinds = 4 + prof[P_ALLOW_SA] + prof[P_ALLOW_TA]
-        for j in range(n_kinds):
-            kd = j
-            if j == 4 and prof[P_ALLOW_SA] == 0:
-                kd = 5
-            off = own_values_row(hand, kd, ctx, leads, params, row)
-            for lv in range(lowest, nv + 1):
-                ev = params[row, off + lv * N_MULT] - margin
-                if lv == nv:
-                    # Capot: all eight tricks.
-                    ev -= params[row, FB_CAPOT_MARGIN]
-                if ev > best:
-                    best = ev
-                    best_lv = lv
-                    tied = np.int64(1) << kd
-                    best_a = -1
-                elif ev == best and best_a == -1 and lv == best_lv:
-                    tied |= np.int64(1) << kd
+        # Every kind's bucket first, written out kind by kind: branch-free, independent
+        # chains of additions that the processor overlaps; then the comparisons.
+        h = np.int64(hand)
+        b0 = own_bucket_of(_suit_features(h, 0, summary), 0, ctx, leads, params, row)
+        b1 = own_bucket_of(_suit_features(h, 1, summary), 1, ctx, leads, params, row)
+        b2 = own_bucket_of(_suit_features(h, 2, summary), 2, ctx, leads, params, row)
+        b3 = own_bucket_of(_suit_features(h, 3, summary), 3, ctx, leads, params, row)
+        state = (best, np.int64(-1), np.int64(0), np.int64(best_a))
+        state = _bid_kind(0, b0, lowest, margin, state, params, row, nv)
+        state = _bid_kind(1, b1, lowest, margin, state, params, row, nv)
+        state = _bid_kind(2, b2, lowest, margin, state, params, row, nv)
+        state = _bid_kind(3, b3, lowest, margin, state, params, row, nv)
+        if prof[P_ALLOW_SA] != 0:
+            b4 = own_bucket_of(_sans_atout_features(h, summary), 4, ctx, leads, params, row)
+            state = _bid_kind(4, b4, lowest, margin, state, params, row, nv)
+        if prof[P_ALLOW_TA] != 0:
+            b5 = own_bucket_of(_tout_atout_features(h, summary), 5, ctx, leads, params, row)
+            state = _bid_kind(5, b5, lowest, margin, state, params, row, nv)
+        best, best_lv, tied, best_a = state
         if best_a == -1:
             # Kinds of equal value: one uniformly from the player's stream.
             if popcount32(tied) > 1:

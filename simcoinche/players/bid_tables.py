@@ -15,6 +15,7 @@ from importlib import resources
 
 import numpy as np
 
+from simcoinche._kernels import bid_layout as BL
 from simcoinche._kernels.bid_layout import BT_LEN
 from simcoinche._kernels.bidder import table_key
 from simcoinche.rules.errors import InputError
@@ -65,3 +66,22 @@ def bid_tables(profile: Profile | str | None) -> np.ndarray:
     """The shipped tables of ``profile`` (read-only ``float64[BT_LEN]``; default
     federal)."""
     return _load(get_profile(profile).name)
+
+
+def best_levels(tables: np.ndarray, profile: Profile | str) -> np.ndarray:
+    """The block the bidder reads from ``BT_BEST`` (``float64[BT_BEST_LEN]``): for each
+    contract class, own bucket and lowest level ``L``, the level below capot (``L`` ..
+    the profile's last value) whose x1 entry in ``tables`` is highest, the lowest of
+    equal ones; ``-1`` from the capot level on. It spares the bidder a walk up the
+    ladder for every kind at every call."""
+    nv = len(get_profile(profile).bid_values)
+    own = np.empty((BL.N_CLASSES, BL.NB, BL.NLEV))
+    for c in range(BL.N_CLASSES):
+        base = 1 + c * BL.CLASS_LEN + BL.OWN_EV
+        own[c] = tables[base:base + BL.NB * BL.NLEV * BL.N_MULT].reshape(
+            BL.NB, BL.NLEV, BL.N_MULT)[:, :, 0]
+    best = np.full((BL.N_CLASSES, BL.NB, BL.NLEV), -1.0)
+    for low in range(nv):
+        # argmax returns the first of equal entries: the lowest level.
+        best[:, :, low] = low + np.argmax(own[:, :, low:nv], axis=2)
+    return best.ravel()

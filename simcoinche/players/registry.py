@@ -20,7 +20,7 @@ from simcoinche._kernels import bidder as B
 from simcoinche._kernels import heuristic as H
 from simcoinche._kernels import players as K
 from simcoinche._kernels.pimc import PM_WORLDS
-from simcoinche.players.bid_tables import bid_tables, check_tables
+from simcoinche.players.bid_tables import best_levels, bid_tables, check_tables
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
 
@@ -216,9 +216,10 @@ def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = 
 
     The heuristic and PIMC players bid with tables fitted per profile: their row carries
     ``profile``'s shipped tables (or ``tables``, a ``float64[BT_LEN]`` block of
-    :mod:`simcoinche.players.bid_fit`). Without a profile the table section stays
-    empty and the kernel refuses to bid from it (the run fails on the illegal call),
-    which only parameter checks may rely on.
+    :mod:`simcoinche.players.bid_fit` fitted for ``profile``) and the block derived from
+    them (:func:`~simcoinche.players.bid_tables.best_levels`). Without a profile the table
+    section stays empty and the kernel refuses to bid from it (the run fails on the
+    illegal call), which only parameter checks may rely on.
 
     Raises
     ------
@@ -228,11 +229,14 @@ def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = 
     pk = get_player(kind)
     row = np.zeros(K.PARAM_LEN, dtype=np.float64)
     if pk.code in FITTED_BIDDERS and (profile is not None or tables is not None):
+        if profile is None:
+            raise InputError("bidder tables need the profile they were fitted for")
         if tables is None:
             tables = bid_tables(profile)
-        elif profile is not None:
+        else:
             check_tables(tables, profile, "tables")
         row[BL.BT_OFFSET:BL.BT_OFFSET + BL.BT_LEN] = tables
+        row[BL.BT_BEST:BL.BT_BEST + BL.BT_BEST_LEN] = best_levels(tables, profile)
     elif pk.code in FITTED_BIDDERS:
         row[BL.BT_KEY] = np.nan
     by_name = {p.name: p for p in pk.params}
