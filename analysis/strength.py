@@ -56,15 +56,19 @@ class Row:
         return f"{clean(self.a)}_vs_{clean(self.b)}-n{self.deals}-s{self.seed}"
 
 
-#: The table's rows: each with its own seed. The two colver rows are the matches of issue
-#: 21's acceptance (1,000 deals each). The pimc rows of the club-era table (the players
-#: before the data-fitted auction) were not rerun with it; their raw JSON and the
-#: club-era rows are kept in ``analysis/output/strength/club-era/``.
+#: The table's rows: each with its own seed. The colver rows are the matches of issue
+#: 21's acceptance (1,000 deals each for heuristic, 600 for pimc with the thinking
+#: bidder). The pimc rows of the club-era table (the players before the data-fitted
+#: auction) were not rerun; their raw JSON and the club-era rows are kept in
+#: ``analysis/output/strength/club-era/``.
 ROWS: tuple[Row, ...] = (
     Row("heuristic", "club", 20_000, 20271),
     Row("heuristic", "random", 20_000, 20272),
     Row("heuristic", "colver-ismcts", 1000, 2122),
     Row("heuristic", "colver-isdd:worlds=8", 1000, 2123),
+    # Issue 21, item 3: pimc with the thinking bidder against IS-DD at equal time per card
+    # (12 worlds took about pimc's 32-world time per card, as the club-era ² row).
+    Row("pimc:bid_worlds=64", "colver-isdd:worlds=12", 600, 2124),
 )
 
 

@@ -85,13 +85,17 @@ def test_sequencer_with_kernel_players_equals_run_batch_bit_for_bit(profile, kin
     assert played.sum() > N_DIFF // 2 and set(rows[O_TAKER][played] % 2) == {0, 1}
 
 
-@pytest.mark.parametrize("kinds", [("pimc", "heuristic"), ("random", "pimc")],
-                         ids=["pimc-heuristic", "random-pimc"])
-def test_sequencer_with_a_pimc_player_equals_run_batch_bit_for_bit(kinds):
+@pytest.mark.parametrize(("kinds", "bid_worlds"),
+                         [(("pimc", "heuristic"), 0), (("random", "pimc"), 0),
+                          (("pimc", "heuristic"), 8)],
+                         ids=["pimc-heuristic", "random-pimc", "thinking-bidder"])
+def test_sequencer_with_a_pimc_player_equals_run_batch_bit_for_bit(kinds, bid_worlds):
     # The PIMC player reads the whole public info (voids, belote, cards shown) and draws
-    # its worlds from the players' stream: any difference would show.
+    # its worlds from the players' stream, at the auction too when it thinks there: any
+    # difference would show.
     prof = get_profile("federal").packed
-    over = tuple({"worlds": 2.0} if k == "pimc" else {} for k in kinds)
+    over = tuple({"worlds": 2.0, "bid_worlds": float(bid_worlds)} if k == "pimc" else {}
+                 for k in kinds)
     codes, params = _team_arrays(kinds, over)
     think = np.int64(PIMC_TT_LOG2)
     key = np.uint64(seed_key(np.uint64(8)))

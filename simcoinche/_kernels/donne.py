@@ -97,7 +97,7 @@ from simcoinche._kernels.scoring import (
     bid_value,
     score_donne,
 )
-from simcoinche._kernels.thinking import think_card
+from simcoinche._kernels.thinking import think_bid, think_card
 
 # --- output columns (int32[N_OUT, n]) --------------------------------------------------
 O_DEALER = 0
@@ -617,8 +617,14 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
     while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
         seat = astate[A_TO_SPEAK]
         team = seat & 1
-        a = choose_action(codes[team], early[seat], astate, actions, na, params, team,
+        a = -1
+        if codes[team] == PLAYER_PIMC:
+            # A PIMC player that thinks at the auction (-1: it bids with the tables).
+            a = think_bid(think, early[seat], astate, actions, na, dealer, params, team,
                           prof, st)
+        if a < 0:
+            a = choose_action(codes[team], early[seat], astate, actions, na, params, team,
+                              prof, st)
         if auction_apply_inline(astate, a, prof) != 0:
             # A player may only make legal calls: the fault is recorded (the facade fails
             # the run) and a pass, always allowed, ends the donne.

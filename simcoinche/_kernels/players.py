@@ -59,6 +59,13 @@ N_PLAYER_KINDS = 4
 # of the run's profile and the block derived from them (:mod:`.bid_layout`; zeros for
 # players that do not bid with them).
 PARAM_LEN = BT_BEST + BT_BEST_LEN
+# The PIMC player's thinking bidder (:mod:`.think_bid`), after the data-fitted bidder's
+# margins (FB_* 41-47 of :mod:`.bidder`) and before its tables (BT_OFFSET).
+PM_BID_WORLDS = 48      # worlds per call; 0: the data-fitted bidder alone
+PM_BID_CANDIDATES = 49  # bids tried besides pass, coinche, surcoinche and the fitted call
+PM_BID_TRIES = 50       # deals drawn per world wanted, at most
+PM_BID_SLACK = 51       # ladder levels a modelled bid may differ from the one made
+PM_BID_Z = 52           # standard errors a call must gain over the fitted bidder's
 
 # Auction action codes (simcoinche.rules.actions).
 ACT_PASS = 0

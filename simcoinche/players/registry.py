@@ -19,6 +19,7 @@ from simcoinche._kernels import bid_layout as BL
 from simcoinche._kernels import bidder as B
 from simcoinche._kernels import heuristic as H
 from simcoinche._kernels import players as K
+from simcoinche._kernels import think_bid as TB
 from simcoinche._kernels.pimc import PM_WORLDS
 from simcoinche.players.bid_tables import best_levels, bid_tables, check_tables
 from simcoinche.rules.errors import InputError
@@ -134,7 +135,26 @@ PIMC = PlayerKind(
     "legal card; the best mean for its team. Bids like the heuristic player (data-fitted)",
     (*HEURISTIC.params,
      Param("worlds", PM_WORLDS, 32.0, "deals sampled and solved per card played",
-           integer=True, minimum=1, maximum=4096)),
+           integer=True, minimum=1, maximum=4096),
+     Param("bid_worlds", K.PM_BID_WORLDS, 0.0,
+           "thinking bidder: deals consistent with the auction on which every candidate "
+           "call is finished by the model bidders and played out (0: bid with the tables)",
+           integer=True, minimum=0, maximum=TB.MAX_BID_WORLDS // 2),
+     Param("bid_candidates", K.PM_BID_CANDIDATES, 4.0,
+           "thinking bidder: bids tried besides pass, coinche, surcoinche and the "
+           "tables' own call (the best by the tables)", integer=True, minimum=1,
+           maximum=TB.MAX_CANDIDATES - 4),
+     Param("bid_tries", K.PM_BID_TRIES, 256.0,
+           "thinking bidder: deals drawn per world wanted, at most, looking for deals on "
+           "which the model bidders make the calls made", integer=True, minimum=1,
+           maximum=4096),
+     Param("bid_slack", K.PM_BID_SLACK, 1.0,
+           "thinking bidder: ladder levels a model's bid may differ from the bid made "
+           "(same kind) and still fit", integer=True, minimum=0, maximum=17),
+     Param("bid_z", K.PM_BID_Z, 1.0,
+           "thinking bidder: standard errors by which a call's mean gain over the tables' "
+           "own call, world by world, must exceed zero to replace it", minimum=0.0,
+           maximum=10.0)),
 )
 
 PLAYERS: dict[str, PlayerKind] = {p.name: p for p in (RANDOM, HEURISTIC, CLUB, PIMC)}

@@ -101,6 +101,7 @@ from simcoinche._kernels.players import (
     I_VALUE,
     I_VOID,
     INFO_LEN,
+    PLAYER_PIMC,
     PLAYER_RANDOM,
     random_card,
 )
@@ -115,7 +116,7 @@ from simcoinche._kernels.scoring import (
     bid_value,
     score_donne,
 )
-from simcoinche._kernels.thinking import think_scratch
+from simcoinche._kernels.thinking import think_bid, think_scratch
 from simcoinche.players.faults import fault_text
 from simcoinche.rules.actions import AUCTION_REASONS, format_action
 from simcoinche.rules.cards import format_card
@@ -290,8 +291,15 @@ class Table:
             team = seat & 1
             if self._kernel(team):
                 t0 = time.perf_counter()
-                a = choose_action(self.codes[team], early[seat], astate, actions,
-                                  np.int64(na), self.params, np.int64(team), prof, st)
+                a = -1
+                if self.codes[team] == PLAYER_PIMC and self.think is not None:
+                    # A PIMC player that thinks at the auction (-1: it bids with the
+                    # tables), as play_one asks it.
+                    a = think_bid(self.think, early[seat], astate, actions, np.int64(na),
+                                  np.int64(dealer), self.params, np.int64(team), prof, st)
+                if a < 0:
+                    a = choose_action(self.codes[team], early[seat], astate, actions,
+                                      np.int64(na), self.params, np.int64(team), prof, st)
                 tm = self.timing[team]
                 tm.bids += 1
                 tm.bid_seconds += time.perf_counter() - t0
