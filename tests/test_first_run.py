@@ -97,4 +97,6 @@ def test_prepare_kernels_warms_first_and_speaks_only_when_compiling():
     assert calls == [1, 2] and len(lines) == 2
     assert lines[0].startswith("simcoinche: compiling the test kernels (first run only, "
                                "about 5 s")
+    # ... and points to the command that compiles every command's kernels at once.
+    assert "'simcoinche warmup --all'" in lines[0]
     assert "exclude" in lines[1]

@@ -1,0 +1,159 @@
+"""``simcoinche warmup [--all]``: compile (or load) every command's kernels ahead of time.
+
+numba compiles a kernel at its first call and keeps the machine code in the cache
+(:mod:`simcoinche.runs.compiling`); on a fresh machine, or after an upgrade, each command
+therefore pays its own compilation on its first use. ``warmup`` pays them all at once,
+in parallel processes (one per core by default), each running one command's work on a
+tiny input through the Python API — the same kernels with the same argument types as the
+real command, so the real command finds them in the cache. A progress bar counts the
+commands done; each one's time is printed. With ``--all`` the PIMC player's kernels (its
+card play and its thinking bidder, minutes to compile) are included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from simcoinche.commands import integer
+from simcoinche.rules.errors import InputError, RunError
+
+_HAND = "JH 9H AH TH KS 7C 8D AD"
+_DEAL = ["JH 9H AH TH KS 7C 8D AD", "7H 8H QH KH 7S 8S 9C TC",
+         "9S TS JS QS AS JC QC KC", "AC 7D 9D TD JD QD KD 8C"]
+
+
+def _simulate(players: str = "heuristic") -> None:
+    from simcoinche.runs.simulation import simulate_to_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        simulate_to_file(4, seed=0, players=players, out=Path(tmp) / "w.parquet",
+                         threads=1, progress=False)
+
+
+def _odds() -> None:
+    from simcoinche.analysis.hand_odds import odds
+
+    odds(_HAND, samples=64, threads=1, progress=False)
+    odds(_HAND, samples=16, auction="pass 80H", threads=1, progress=False)
+
+
+def _advise() -> None:
+    from simcoinche.analysis.advisor import advise
+
+    advise(_HAND, auction="80S", samples=16, threads=1, progress=False)
+
+
+def _parties() -> None:
+    from simcoinche.runs.partie import parties_to_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        parties_to_file(2, seed=0, out=Path(tmp) / "w.parquet", threads=1, progress=False)
+
+
+def _match() -> None:
+    from simcoinche.runs.match import match
+
+    match("heuristic", "club", 2, threads=1, progress=False)
+
+
+def _dd() -> None:
+    from simcoinche.analysis.dd import table
+
+    table(_DEAL, dealer=0, threads=1)
+
+
+def _pimc() -> None:
+    _simulate("pimc:worlds=2,bid_worlds=2,heuristic")
+
+
+#: The commands warmed, in the order they are started: (name, job).
+COMMANDS: tuple[tuple[str, Callable[[], None]], ...] = (
+    ("simulate", _simulate), ("odds", _odds), ("advise", _advise), ("parties", _parties),
+    ("match", _match), ("dd", _dd),
+)
+#: What ``--all`` adds.
+SLOW_COMMANDS: tuple[tuple[str, Callable[[], None]], ...] = (("simulate with pimc", _pimc),)
+
+
+def _run_job(name: str) -> tuple[str, float]:
+    """Run the job ``name`` in this (worker) process; its wall time."""
+    jobs = dict(COMMANDS + SLOW_COMMANDS)
+    t0 = time.perf_counter()
+    jobs[name]()
+    return name, time.perf_counter() - t0
+
+
+def warmup(names: list[str], jobs: int, progress: bool = True) -> dict[str, float]:
+    """Run the jobs ``names`` in ``jobs`` spawned processes; seconds per job.
+
+    Raises
+    ------
+    RuntimeError
+        If a job fails (the message names it and gives its error).
+    """
+    from tqdm import tqdm
+
+    seconds: dict[str, float] = {}
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(jobs, mp_context=ctx) as pool, \
+            tqdm(total=len(names), unit=" command", disable=not progress,
+                 desc="compiling") as bar:
+        futures = {pool.submit(_run_job, n): n for n in names}
+        for fut in as_completed(futures):
+            name = futures[fut]
+            try:
+                _, s = fut.result()
+            except Exception as exc:  # the job's own error, named
+                raise RuntimeError(f"warming up {name} failed: "
+                                   f"{type(exc).__name__}: {exc}") from None
+            seconds[name] = s
+            bar.write(f"  {name}: {s:.0f} s")
+            bar.update(1)
+    return seconds
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``warmup`` command to the CLI's subparsers."""
+    p = sub.add_parser(
+        "warmup",
+        help="compile every command's kernels ahead of time",
+        description="Compile (or load from the cache) the kernels of every command "
+        "(simulate, odds, advise, parties, match, dd) ahead of time, in parallel "
+        "processes, so that each command's first run starts at once. --all adds the PIMC "
+        "player (minutes to compile).",
+    )
+    p.add_argument("--all", action="store_true", help="also the PIMC player's kernels")
+    p.add_argument("--jobs", type=integer, default=None, metavar="J",
+                   help="parallel processes (default: the number of cores)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Warm every command up; print the time of each and the total."""
+    from simcoinche.runs.compiling import cache_dir
+
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {jobs}")
+    names = [n for n, _ in COMMANDS + (SLOW_COMMANDS if args.all else ())]
+    where = cache_dir()
+    print(f"simcoinche warmup: compiling or loading the kernels of {len(names)} commands "
+          f"in {min(jobs, len(names))} processes{' (cache: ' + where + ')' if where else ''}",
+          file=sys.stderr)
+    t0 = time.perf_counter()
+    try:
+        seconds = warmup(names, jobs, progress=not args.no_progress and sys.stderr.isatty())
+    except RuntimeError as exc:
+        raise RunError(str(exc)) from None
+    print(f"warmed {len(seconds)} commands in {time.perf_counter() - t0:.0f} s: "
+          + ", ".join(f"{n} {s:.0f} s" for n, s in seconds.items()))
+    return 0
