@@ -13,6 +13,8 @@ card play and its thinking bidder, minutes to compile) are included.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import multiprocessing
 import os
 import sys
@@ -84,10 +86,12 @@ SLOW_COMMANDS: tuple[tuple[str, Callable[[], None]], ...] = (("simulate with pim
 
 
 def _run_job(name: str) -> tuple[str, float]:
-    """Run the job ``name`` in this (worker) process; its wall time."""
+    """Run the job ``name`` in this (worker) process; its wall time. The command's own
+    first-run messages are silenced: warmup prints one line per command instead."""
     jobs = dict(COMMANDS + SLOW_COMMANDS)
     t0 = time.perf_counter()
-    jobs[name]()
+    with contextlib.redirect_stderr(io.StringIO()):
+        jobs[name]()
     return name, time.perf_counter() - t0
 
 
