@@ -213,6 +213,22 @@ def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
 
 
 @njit(cache=True, inline="always")
+def seat_action(code, hand, astate, actions, n_actions, dealer, params, row, prof, st,
+                think):
+    """The call of a seated player of kind ``code``: a PIMC player that thinks at the
+    auction (``bid_worlds`` > 0, ``think`` not None: :func:`.thinking.think_bid`) asks its
+    thinking bidder, every other player :func:`choose_action` (the model bidders of
+    :mod:`.auction_filter` call that one directly: they never think). Used by
+    :func:`play_one` and the Python table sequencer alike."""
+    if code == PLAYER_PIMC:
+        a = think_bid(think, hand, astate, actions, n_actions, dealer, params, row, prof,
+                      st)
+        if a >= 0:
+            return a
+    return choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
+
+
+@njit(cache=True, inline="always")
 def choose_card(players, team, hand, legal, trick, n, info, actions, n_actions, prof, st,
                 think):
     """Card played by team ``team``'s player (kind ``players.codes[team]``, parameter row
@@ -617,14 +633,8 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
     while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
         seat = astate[A_TO_SPEAK]
         team = seat & 1
-        a = -1
-        if codes[team] == PLAYER_PIMC:
-            # A PIMC player that thinks at the auction (-1: it bids with the tables).
-            a = think_bid(think, early[seat], astate, actions, na, dealer, params, team,
-                          prof, st)
-        if a < 0:
-            a = choose_action(codes[team], early[seat], astate, actions, na, params, team,
-                              prof, st)
+        a = seat_action(codes[team], early[seat], astate, actions, na, dealer, params,
+                        team, prof, st, think)
         if auction_apply_inline(astate, a, prof) != 0:
             # A player may only make legal calls: the fault is recorded (the facade fails
             # the run) and a pass, always allowed, ends the donne.

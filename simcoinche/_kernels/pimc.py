@@ -3,9 +3,11 @@
 Perfect-information Monte Carlo (PIMC): at each card it must play, the player draws ``W``
 deals ("worlds") uniformly among those consistent with everything its seat has seen, solves
 every world double dummy for each of its legal cards (:func:`.dd.root_values`), and plays
-the card whose mean value for its team over the worlds is highest. It bids like the
-heuristic player (:mod:`.heuristic`, same parameter row); ``W`` is the parameter
-``worlds`` (offset ``PM_WORLDS`` of the row, default 32: :mod:`simcoinche.players.registry`).
+the card whose mean value for its team over the worlds is highest. It bids with the
+data-fitted bidder (:mod:`.bidder`, same parameter row as the heuristic player), or
+thinks at the auction when its ``bid_worlds`` is positive (:mod:`.think_bid`); ``W`` is
+the parameter ``worlds`` (offset ``PM_WORLDS`` of the row, default 32:
+:mod:`simcoinche.players.registry`).
 
 What the worlds respect (the public ``info`` array of :mod:`.players`, nothing else):
 

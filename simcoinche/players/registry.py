@@ -132,7 +132,8 @@ PIMC = PlayerKind(
     "pimc", K.PLAYER_PIMC,
     "perfect-information Monte Carlo: each card from `worlds` deals drawn uniformly among "
     "those consistent with what the seat has seen, each solved double dummy for every "
-    "legal card; the best mean for its team. Bids like the heuristic player (data-fitted)",
+    "legal card; the best mean for its team. Bids like the heuristic player (data-fitted), "
+    "or with bid_worlds > 0 tries every candidate call on deals consistent with the auction",
     (*HEURISTIC.params,
      Param("worlds", PM_WORLDS, 32.0, "deals sampled and solved per card played",
            integer=True, minimum=1, maximum=4096),

@@ -65,12 +65,12 @@ from simcoinche._kernels.donne import (
     O_HAND,
     O_N_BIDS,
     Players,
-    choose_action,
     choose_card,
     close_card_points,
     declared_cards,
     has_declarable,
     note_card,
+    seat_action,
     write_contract,
     write_passed_out,
     write_result,
@@ -101,7 +101,6 @@ from simcoinche._kernels.players import (
     I_VALUE,
     I_VOID,
     INFO_LEN,
-    PLAYER_PIMC,
     PLAYER_RANDOM,
     random_card,
 )
@@ -116,7 +115,7 @@ from simcoinche._kernels.scoring import (
     bid_value,
     score_donne,
 )
-from simcoinche._kernels.thinking import think_bid, think_scratch
+from simcoinche._kernels.thinking import think_scratch
 from simcoinche.players.faults import fault_text
 from simcoinche.rules.actions import AUCTION_REASONS, format_action
 from simcoinche.rules.cards import format_card
@@ -291,15 +290,9 @@ class Table:
             team = seat & 1
             if self._kernel(team):
                 t0 = time.perf_counter()
-                a = -1
-                if self.codes[team] == PLAYER_PIMC and self.think is not None:
-                    # A PIMC player that thinks at the auction (-1: it bids with the
-                    # tables), as play_one asks it.
-                    a = think_bid(self.think, early[seat], astate, actions, np.int64(na),
-                                  np.int64(dealer), self.params, np.int64(team), prof, st)
-                if a < 0:
-                    a = choose_action(self.codes[team], early[seat], astate, actions,
-                                      np.int64(na), self.params, np.int64(team), prof, st)
+                a = seat_action(self.codes[team], early[seat], astate, actions,
+                                np.int64(na), np.int64(dealer), self.params,
+                                np.int64(team), prof, st, self.think)
                 tm = self.timing[team]
                 tm.bids += 1
                 tm.bid_seconds += time.perf_counter() - t0
