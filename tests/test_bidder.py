@@ -12,11 +12,24 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from numba import njit
 
 from simcoinche._kernels import bid_layout as BL
 from simcoinche._kernels.auction import AUCTION_STATE_LEN, auction_apply, auction_start
-from simcoinche._kernels.bidder import fitted_action, own_value, suit_summary, table_key
-from simcoinche.players.bid_tables import bid_tables, table_name
+from simcoinche._kernels.bidder import (
+    _bucket,
+    _suit_features,
+    fitted_action,
+    own_bucket,
+    own_features_of,
+    own_score,
+    own_score_tail,
+    own_value,
+    suit_bucket,
+    suit_summary,
+    table_key,
+)
+from simcoinche.players.bid_tables import bid_tables, check_tables, table_name
 from simcoinche.players.registry import param_array
 from simcoinche.rules.actions import format_action, parse_action
 from simcoinche.rules.cards import parse_hand
@@ -64,6 +77,94 @@ def test_tables_ship_for_every_profile_with_its_fingerprint(profile):
         edges = t[base + BL.OWN_EDGES: base + BL.OWN_EDGES + BL.NB - 1]
         assert (np.diff(edges) >= 0).all()
         assert (edges.max() > edges.min()) == allowed
+
+
+@njit(cache=True)
+def _buckets(mus, row, base):
+    out = np.empty(len(mus), dtype=np.int64)
+    params = row[None, :]
+    for i in range(len(mus)):
+        out[i] = _bucket(mus[i], params, 0, base)
+    return out
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_bucket_search_is_the_fitting_codes_searchsorted_right(profile):
+    # The kernel's branch-free binary search must put every score in the bucket the
+    # fitting code (numpy.searchsorted, side="right") put it: scores drawn over the edges'
+    # range, each edge exactly (ties go up), and its neighbours one ulp away.
+    row = param_array("heuristic", profile=profile)
+    rng = np.random.default_rng(21)
+    for c in range(BL.N_CLASSES):
+        for part in (BL.OWN_EDGES, BL.DEF_EDGES):
+            base = BL.BT_CLASSES + c * BL.CLASS_LEN + part
+            edges = row[base:base + BL.NB - 1]
+            lo, hi = edges.min() - 1.0, edges.max() + 1.0
+            mus = np.concatenate([rng.uniform(lo, hi, 2000), edges,
+                                  np.nextafter(edges, -np.inf), np.nextafter(edges, np.inf)])
+            want = np.searchsorted(edges, mus, side="right")
+            assert (_buckets(mus, row, base) == want).all()
+    # Repeated edges (a class the profile does not bid has them all equal) too.
+    flat = row.copy()
+    flat[BL.BT_CLASSES:BL.BT_CLASSES + BL.NB - 1] = np.repeat([-1.0, 0.5, 2.0], [7, 9, 7])
+    edges = flat[BL.BT_CLASSES:BL.BT_CLASSES + BL.NB - 1]
+    mus = np.array([-2.0, -1.0, 0.0, 0.5, 1.0, 2.0, 3.0])
+    assert (_buckets(mus, flat, BL.BT_CLASSES) ==
+            np.searchsorted(edges, mus, side="right")).all()
+
+
+@njit(cache=True)
+def _suit_scores_both_ways(hands, ctxs, params):
+    # For every hand, context and suit: the score summed whole (own_score) and from the
+    # BT_SUIT_PREFIX block (own_score_tail), and the two buckets.
+    n = len(hands)
+    whole = np.empty((n, 4))
+    split = np.empty((n, 4))
+    buckets = np.empty((n, 4, 2), dtype=np.int64)
+    b = BL.BT_CLASSES + BL.OWN_W
+    for i in range(n):
+        h = np.int64(hands[i])
+        summary = suit_summary(hands[i])
+        c = ctxs[i]
+        ctx = (c[0], c[1], c[2], c[3], c[4], c[5])
+        leads = i & 1
+        for kd in range(4):
+            f = own_features_of(_suit_features(h, kd, summary), kd, ctx, leads)
+            whole[i, kd] = own_score(params, 0, b, f)
+            split[i, kd] = own_score_tail(params, 0, b,
+                                          params[0, BL.BT_SUIT_PREFIX + ((h >> 8 * kd) & 255)],
+                                          f)
+            buckets[i, kd, 0] = own_bucket(hands[i], summary, kd, ctx, leads, params, 0)
+            buckets[i, kd, 1] = suit_bucket(h, kd, summary, ctx, leads, params, 0)
+    return whole, split, buckets
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_suit_score_prefix_block_gives_the_same_score_bit_for_bit(profile):
+    # The bidder reads a suit's first ten score terms from a block derived from the tables
+    # when the row is made: on random hands and auction contexts (bids of the partner and
+    # the opponents in every kind and value) the score must equal the whole sum exactly.
+    row = param_array("heuristic", profile=profile)[None, :]
+    rng = np.random.default_rng(2121)
+    n = 3000
+    hands = np.array([rng.choice(32, 8, replace=False) for _ in range(n)])
+    hands = np.bitwise_or.reduce(np.left_shift(1, hands), axis=1).astype(np.uint32)
+    pa_last = sum(rng.choice([0, 80, 110, 160], n) << (10 * k) for k in range(6))
+    ctxs = np.stack([pa_last, rng.integers(0, 64, n), rng.integers(0, 64, n),
+                     rng.integers(0, 64, n), rng.choice([0, 90, 140, 250], n),
+                     rng.integers(0, 2, n)], axis=1).astype(np.int64)
+    whole, split, buckets = _suit_scores_both_ways(hands, ctxs, row)
+    assert (whole == split).all()
+    assert (buckets[..., 0] == buckets[..., 1]).all()
+    assert len(np.unique(buckets[..., 0])) > BL.NB // 2  # the hands spread over buckets
+
+
+def test_tables_with_edges_out_of_order_are_refused():
+    t = bid_tables("federal").copy()
+    at = 1 + BL.CLASS_LEN + BL.DEF_EDGES + 4
+    t[at], t[at + 1] = t[at + 1] + 1.0, t[at]
+    with pytest.raises(InputError, match="defence bucket edges of contract class 1 are not"):
+        check_tables(t, "federal", "bidder-federal.npy")
 
 
 def test_tables_fitted_for_another_profile_are_refused():

@@ -19,6 +19,14 @@ entry among ``L ..`` the profile's last value (the lowest of equal ones; ``-1`` 
 none is left)::
 
     BT_BEST    best level from L                [N_CLASSES, NB, NLEV]
+
+and from ``BT_SUIT_PREFIX`` a second derived block
+(:func:`simcoinche._kernels.bidder.suit_prefixes`): for each of the 256 patterns of a
+trump suit's cards (the uint8 of its ranks), the own score of a suit contract summed up
+to its last trump feature (the constant and features 1-9), left to right as the full
+score sums it, so that the bidder continues from it and gets the same double::
+
+    BT_SUIT_PREFIX  own score prefix of a suit   [256]
 """
 
 from __future__ import annotations
@@ -42,7 +50,11 @@ BT_CLASSES = BT_OFFSET + 1
 BT_LEN = 1 + N_CLASSES * CLASS_LEN
 BT_BEST = BT_OFFSET + BT_LEN
 BT_BEST_LEN = N_CLASSES * NB * NLEV
+BT_SUIT_PREFIX = BT_BEST + BT_BEST_LEN
+N_SUIT_PATTERNS = 256  # a suit's eight cards, one bit each
+N_SUIT_PREFIX_FEATURES = 10  # the constant and the nine trump features (own_features)
 
 __all__ = ["BT_BEST", "BT_BEST_LEN", "BT_CLASSES", "BT_KEY", "BT_LEN", "BT_OFFSET",
-           "CLASS_LEN", "DEF_EDGES", "DEF_EV", "DEF_W", "NB", "NF", "NFD", "NLEV",
-           "N_CLASSES", "N_MULT", "OWN_EDGES", "OWN_EV", "OWN_W"]
+           "BT_SUIT_PREFIX", "CLASS_LEN", "DEF_EDGES", "DEF_EV", "DEF_W", "NB", "NF", "NFD",
+           "NLEV", "N_CLASSES", "N_MULT", "N_SUIT_PATTERNS", "N_SUIT_PREFIX_FEATURES",
+           "OWN_EDGES", "OWN_EV", "OWN_W"]

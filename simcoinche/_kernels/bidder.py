@@ -47,7 +47,8 @@ then from ``BT_BEST`` a block derived from the tables when the row is built
 (:func:`simcoinche.players.bid_tables.best_levels`): for each class, own bucket and
 lowest biddable level, the best level below capot (``float64[N_CLASSES, NB, NLEV]``,
 ``-1`` where none), so that a call reads one entry per kind instead of walking the
-ladder.
+ladder; from ``BT_SUIT_PREFIX`` the first ten terms of a suit's own score for each pattern
+of its trump cards (:func:`fill_suit_prefixes`, ``float64[256]``).
 
 The bidder reads nothing else: no global, no allocation.
 """
@@ -69,11 +70,13 @@ from simcoinche._kernels.bid_layout import (
     BT_BEST,
     BT_CLASSES,
     BT_KEY,
+    BT_SUIT_PREFIX,
     CLASS_LEN,
     DEF_EDGES,
     DEF_EV,
     DEF_W,
     N_MULT,
+    N_SUIT_PATTERNS,
     NB,
     NF,
     NFD,
@@ -121,8 +124,9 @@ FB_COINCHE_MARGIN = 45     # a coinche must beat defending undoubled by this muc
 FB_SURCOINCHE_MARGIN = 46  # a surcoinche must beat playing coinched by this much
 FB_CAPOT_MARGIN = 47       # a capot bid must beat the best other action by this much
 
-if (NF, NFD) != (24, 16):  # own_score and def_score write the dot products out
-    raise ImportError(f"bidder scores are written for 24 and 16 features, not {NF}, {NFD}")
+if (NF, NFD, NB) != (24, 16, 24):  # the scores and the bucket search are written out
+    raise ImportError(f"bidder scores are written for 24 and 16 features and 24 buckets, "
+                      f"not {NF}, {NFD}, {NB}")
 
 @njit(cache=True, inline="always")
 def _bit(m, r):
@@ -379,12 +383,19 @@ def def_features(hand, summary, kd, value, pa_any, op_kinds):
 
 @njit(cache=True, inline="always")
 def _bucket(mu, params, row, base):
-    """Bucket of score ``mu``: how many of the ``NB - 1`` ascending edges at ``base`` it
-    reaches (counted without branches: cheaper than a search whose every step is a coin
-    flip for the branch predictor)."""
-    b = 0
-    for i in range(NB - 1):
-        b += mu >= params[row, base + i]
+    """Bucket of score ``mu``: how many of the ``NB - 1`` (23) ascending edges at ``base``
+    it reaches (``numpy.searchsorted(edges, mu, side="right")``, the fitting code's
+    definition). A binary search without branches (five dependent steps instead of 23
+    comparisons; a search with branches would make every step a coin flip for the branch
+    predictor); the edges are ascending (:func:`.bid_tables.check_tables`)."""
+    # Edges 0..15 or 16..22: the upper half when mu reaches edge 15.
+    b = 16 * np.int64(mu >= params[row, base + 15])
+    # Edges 0..7 or 8..15 (the upper half has only 7 edges left: no step of 8 there).
+    b += 8 * np.int64((b == 0) & (mu >= params[row, base + 7]))
+    # Then halves of 4, 2 and 1 edges (b + 3 <= 19, b + 1 <= 21, b <= 22: in range).
+    b += 4 * np.int64(mu >= params[row, base + b + 3])
+    b += 2 * np.int64(mu >= params[row, base + b + 1])
+    b += np.int64(mu >= params[row, base + b])
     return b
 
 
@@ -392,16 +403,60 @@ def _bucket(mu, params, row, base):
 def own_score(params, row, b, f):
     """``sum(params[row, b + i] * f[i])`` over the ``NF`` own features, written out so
     that every ``f[i]`` is a constant index (a loop index into a tuple compiles to a
-    switch); summed left to right, like the loop of the fitting code."""
+    switch); summed left to right, like the loop of the fitting code: the first ten terms
+    (:func:`own_score_head`), then the rest (:func:`own_score_tail`)."""
+    return own_score_tail(params, row, b, own_score_head(params, row, b, f), f)
+
+
+@njit(cache=True, inline="always")
+def own_score_head(params, row, b, f):
+    """The first ``N_SUIT_PREFIX_FEATURES`` (10) terms of :func:`own_score`, left to right:
+    in a suit they depend on the trump suit's cards alone (:func:`suit_prefixes`)."""
     p = params
     return (p[row, b] * f[0] + p[row, b + 1] * f[1] + p[row, b + 2] * f[2]
             + p[row, b + 3] * f[3] + p[row, b + 4] * f[4] + p[row, b + 5] * f[5]
             + p[row, b + 6] * f[6] + p[row, b + 7] * f[7] + p[row, b + 8] * f[8]
-            + p[row, b + 9] * f[9] + p[row, b + 10] * f[10] + p[row, b + 11] * f[11]
+            + p[row, b + 9] * f[9])
+
+
+@njit(cache=True, inline="always")
+def own_score_tail(params, row, b, acc, f):
+    """:func:`own_score` from ``acc``, the sum of its first ten terms: the other fourteen
+    added to it left to right (the same double as the whole sum)."""
+    p = params
+    return (acc + p[row, b + 10] * f[10] + p[row, b + 11] * f[11]
             + p[row, b + 12] * f[12] + p[row, b + 13] * f[13] + p[row, b + 14] * f[14]
             + p[row, b + 15] * f[15] + p[row, b + 16] * f[16] + p[row, b + 17] * f[17]
             + p[row, b + 18] * f[18] + p[row, b + 19] * f[19] + p[row, b + 20] * f[20]
             + p[row, b + 21] * f[21] + p[row, b + 22] * f[22] + p[row, b + 23] * f[23])
+
+
+@njit(cache=True)
+def fill_suit_prefixes(params, row):
+    """Write the ``BT_SUIT_PREFIX`` block of parameter row ``row`` (``params``
+    ``float64[n, PARAM_LEN]``, its suit tables already in place): for every pattern ``t``
+    (0-255) of a trump suit's cards, :func:`own_score_head` of a suit contract whose trump
+    suit holds ``t`` (the constant and the nine trump features; the outside and context
+    features do not enter it)."""
+    none = (np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+    no_ctx = (np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0),
+              np.int64(0))
+    b = BT_CLASSES + OWN_W
+    for t in range(N_SUIT_PATTERNS):
+        # Suit 0 holds the pattern (bits 0-7); any suit gives the same trump features.
+        f = own_features_of(_suit_features(np.int64(t), 0, none), 0, no_ctx, 0)
+        params[row, BT_SUIT_PREFIX + t] = own_score_head(params, row, b, f)
+
+
+@njit(cache=True, inline="always")
+def suit_bucket(h, kd, summary, ctx, leads, params, row):
+    """:func:`own_bucket` of suit ``kd`` (0-3), its score's first ten terms read from the
+    ``BT_SUIT_PREFIX`` block (one load instead of the trump features and ten products;
+    the same score, bit for bit)."""
+    f = own_features_of(_suit_features(h, kd, summary), kd, ctx, leads)
+    b = BT_CLASSES + OWN_W
+    mu = own_score_tail(params, row, b, params[row, BT_SUIT_PREFIX + _suit(h, kd)], f)
+    return _bucket(mu, params, row, BT_CLASSES + OWN_EDGES)
 
 
 @njit(cache=True, inline="always")
@@ -569,10 +624,10 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
         # Every kind's bucket first, written out kind by kind: branch-free, independent
         # chains of additions that the processor overlaps; then the comparisons.
         h = np.int64(hand)
-        b0 = own_bucket_of(_suit_features(h, 0, summary), 0, ctx, leads, params, row)
-        b1 = own_bucket_of(_suit_features(h, 1, summary), 1, ctx, leads, params, row)
-        b2 = own_bucket_of(_suit_features(h, 2, summary), 2, ctx, leads, params, row)
-        b3 = own_bucket_of(_suit_features(h, 3, summary), 3, ctx, leads, params, row)
+        b0 = suit_bucket(h, 0, summary, ctx, leads, params, row)
+        b1 = suit_bucket(h, 1, summary, ctx, leads, params, row)
+        b2 = suit_bucket(h, 2, summary, ctx, leads, params, row)
+        b3 = suit_bucket(h, 3, summary, ctx, leads, params, row)
         state = (best, np.int64(-1), np.int64(0), np.int64(best_a))
         state = _bid_kind(0, b0, lowest, margin, state, params, row, nv)
         state = _bid_kind(1, b1, lowest, margin, state, params, row, nv)

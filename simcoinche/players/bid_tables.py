@@ -50,7 +50,7 @@ def _load(name: str) -> np.ndarray:
 
 def check_tables(tables: np.ndarray, profile: Profile | str, origin: str) -> None:
     """Raise InputError unless ``tables`` is a ``float64[BT_LEN]`` block fitted for
-    ``profile`` (its fingerprint) with finite entries."""
+    ``profile`` (its fingerprint) with finite entries and ascending bucket edges."""
     prof = get_profile(profile)
     if tables.dtype != np.float64 or tables.shape != (BT_LEN,):
         raise InputError(f"{origin}: expected float64[{BT_LEN}] bidder tables, got "
@@ -60,6 +60,13 @@ def check_tables(tables: np.ndarray, profile: Profile | str, origin: str) -> Non
                          f"than {prof.name!r}")
     if not np.isfinite(tables).all():
         raise InputError(f"{origin}: the bidder tables hold non-finite values")
+    for c in range(BL.N_CLASSES):
+        for part, name in ((BL.OWN_EDGES, "own"), (BL.DEF_EDGES, "defence")):
+            # The bidder's bucket search (a binary search) needs ascending edges.
+            base = 1 + c * BL.CLASS_LEN + part
+            if (np.diff(tables[base:base + BL.NB - 1]) < 0).any():
+                raise InputError(f"{origin}: the {name} bucket edges of contract class {c} "
+                                 "are not in ascending order")
 
 
 def bid_tables(profile: Profile | str | None) -> np.ndarray:

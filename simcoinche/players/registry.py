@@ -237,8 +237,9 @@ def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = 
 
     The heuristic and PIMC players bid with tables fitted per profile: their row carries
     ``profile``'s shipped tables (or ``tables``, a ``float64[BT_LEN]`` block of
-    :mod:`simcoinche.players.bid_fit` fitted for ``profile``) and the block derived from
-    them (:func:`~simcoinche.players.bid_tables.best_levels`). Without a profile the table
+    :mod:`simcoinche.players.bid_fit` fitted for ``profile``) and the blocks derived from
+    them (:func:`~simcoinche.players.bid_tables.best_levels`,
+    :func:`~simcoinche._kernels.bidder.fill_suit_prefixes`). Without a profile the table
     section stays empty and the kernel refuses to bid from it (the run fails on the
     illegal call), which only parameter checks may rely on.
 
@@ -258,6 +259,7 @@ def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = 
             check_tables(tables, profile, "tables")
         row[BL.BT_OFFSET:BL.BT_OFFSET + BL.BT_LEN] = tables
         row[BL.BT_BEST:BL.BT_BEST + BL.BT_BEST_LEN] = best_levels(tables, profile)
+        B.fill_suit_prefixes(row[None, :], 0)
     elif pk.code in FITTED_BIDDERS:
         row[BL.BT_KEY] = np.nan
     by_name = {p.name: p for p in pk.params}
