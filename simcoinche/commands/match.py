@@ -1,7 +1,9 @@
-"""``simcoinche match A B --deals N``: a duplicate match between two players.
+"""``simcoinche match A B --deals N`` (or ``--parties N``): a duplicate match between two
+players.
 
 Every deal is played at two tables with the same cards and dealer, A at seats 0/2 at one
-and at seats 1/3 at the other (:mod:`simcoinche.runs.duplicate`).
+and at seats 1/3 at the other (:mod:`simcoinche.runs.duplicate`); with ``--parties``,
+every whole partie, with the same deal stream (:mod:`simcoinche.runs.partie_match`).
 """
 
 from __future__ import annotations
@@ -25,12 +27,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         "heuristic:bid_margin=5; kinds and parameters in simcoinche.players.registry), or one of "
         "colver's bots: colver-ismcts[:time=SECONDS] (default 0.05 s per card) or "
         "colver-isdd[:worlds=N] (default 8), federal only, pip install "
-        "'simcoinche[peers]' (simcoinche.players.peers).",
+        "'simcoinche[peers]' (simcoinche.players.peers). With --parties N, whole parties "
+        "to the profile's target instead of deals: partie p played at both tables with the "
+        "same deal stream, and A's parties won minus B's per pair reported with a 95 %% "
+        "interval (kernel players only).",
     )
     p.add_argument("a", metavar="A", help="player A: KIND or KIND:name=value,...")
     p.add_argument("b", metavar="B", help="player B: KIND or KIND:name=value,...")
-    p.add_argument("--deals", type=integer, required=True, metavar="N",
-                   help="number of deals (each played at two tables)")
+    size = p.add_mutually_exclusive_group(required=True)
+    size.add_argument("--deals", type=integer, metavar="N",
+                      help="number of deals (each played at two tables)")
+    size.add_argument("--parties", type=integer, metavar="N",
+                      help="number of whole parties instead (each played at two tables)")
+    p.add_argument("--max-donnes", type=integer, default=None, metavar="M",
+                   help="with --parties: donnes after which a partie stops without a "
+                   "winner (counted for neither, reported; default 1000)")
     p.add_argument("--seed", type=integer, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--profile", default="federal", help="rule profile (default federal)")
     p.add_argument("--threads", type=integer, default=None, metavar="T",
@@ -41,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "report the card points the takers' play lost against it")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", default=None, metavar="FILE",
-                   help="also write two Parquet rows per deal (one per table)")
+                   help="also write two Parquet rows per deal or partie (one per table)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -52,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     from simcoinche.runs.match import match
 
     result = match(args.a, args.b, args.deals, seed=args.seed, profile=args.profile,
-                   threads=args.threads, dd=args.dd, out=args.out, overwrite=args.overwrite,
+                   parties=args.parties, max_donnes=args.max_donnes, threads=args.threads,
+                   dd=args.dd, out=args.out, overwrite=args.overwrite,
                    progress=False if args.no_progress else None)
     if args.json:
         sys.stdout.write(json.dumps(result.to_json()) + "\n")

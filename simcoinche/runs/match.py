@@ -1,10 +1,12 @@
 """``simcoinche match`` (the function :func:`simcoinche.match`): a duplicate match of two
-players, each deal at two tables.
+players, each deal — or each whole partie — at two tables.
 
 The entry point only: it validates, chooses how the tables are played — by the batch
 kernel when both players are kernel players (:mod:`.duplicate`), by the Python table
-sequencer when one is a colver bot (:mod:`.peer_match`) — runs the plan and returns the
-:class:`~simcoinche.runs.duplicate.MatchResult`.
+sequencer when one is a colver bot (:mod:`.peer_match`), by the parties kernel for a
+match of whole parties (:mod:`.partie_match`) — runs the plan and returns the
+:class:`~simcoinche.runs.duplicate.MatchResult` (or
+:class:`~simcoinche.runs.partie_match.PartieMatchResult`).
 """
 
 from __future__ import annotations
@@ -18,16 +20,21 @@ from simcoinche.players.registry import parse_player_spec, spec_name
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
 from simcoinche.runs.duplicate import DD_CHUNK, DEFAULT_CHUNK, MatchResult, _MatchPlan
+from simcoinche.runs.partie import DEFAULT_CHUNK as PARTIES_CHUNK
+from simcoinche.runs.partie import _check_max_donnes
+from simcoinche.runs.partie_match import PartieMatchResult, _PartieMatchPlan
 from simcoinche.runs.peer_match import peer_plan
 from simcoinche.runs.simulation import _check_out, _run, _run_plan, positive_int
 
 
-def match(a: str, b: str, deals: int, seed: int = 0,
-          profile: str | Profile | None = "federal", *, threads: int | None = None,
+def match(a: str, b: str, deals: int | None = None, seed: int = 0,
+          profile: str | Profile | None = "federal", *, parties: int | None = None,
+          max_donnes: int | None = None, threads: int | None = None,
           dd: bool = False, out: str | os.PathLike[str] | None = None,
           overwrite: bool = False, chunk_size: int | None = None,
-          progress: bool | None = None) -> MatchResult:
-    """Duplicate match of player ``a`` against player ``b`` over ``deals`` deals.
+          progress: bool | None = None) -> MatchResult | PartieMatchResult:
+    """Duplicate match of player ``a`` against player ``b`` over ``deals`` deals, or over
+    ``parties`` whole parties.
 
     Parameters
     ----------
@@ -39,11 +46,19 @@ def match(a: str, b: str, deals: int, seed: int = 0,
         by the Python sequencer (:mod:`simcoinche.players.table`) in worker processes.
     deals : int
         Number of deals (> 0): donnes ``0 .. deals-1`` of the seed, each played at two
-        tables (a at seats 0/2, then at seats 1/3).
+        tables (a at seats 0/2, then at seats 1/3). Give ``deals`` or ``parties``.
     seed : int
-        Run seed; the deals are those of ``simcoinche.simulate`` with the same seed.
+        Run seed; the deals are those of ``simcoinche.simulate`` with the same seed (with
+        ``parties``, the parties of ``simcoinche.parties``).
     profile : str or Profile
         Rule profile (``federal``).
+    parties : int, optional
+        Number of whole parties (> 0) instead of deals: partie ``p`` of the seed played to
+        the profile's target at two tables, a at seats 0/2 then 1/3, with the same deal
+        stream (:mod:`simcoinche.runs.partie_match`); kernel players only, no ``dd``.
+    max_donnes : int, optional
+        With ``parties``: donnes after which a partie stops without a winner (default
+        1,000; such a partie counts for neither player and is reported).
     threads : int, optional
         Worker threads (default: all cores); with a colver player, worker processes.
         Results do not depend on it (except colver-ismcts's, which stops on a clock).
@@ -63,9 +78,10 @@ def match(a: str, b: str, deals: int, seed: int = 0,
 
     Returns
     -------
-    MatchResult
+    MatchResult or PartieMatchResult
         Differences, their mean with a 95 % interval, won/tied/lost shares, per-player
-        statistics (:meth:`MatchResult.to_json`, :meth:`MatchResult.text`).
+        statistics (:meth:`MatchResult.to_json`, :meth:`MatchResult.text`); with
+        ``parties``, the same in parties won per pair.
 
     Raises
     ------
@@ -73,9 +89,16 @@ def match(a: str, b: str, deals: int, seed: int = 0,
         For a bad spec or argument, an existing ``out`` without ``overwrite`` or an
         unwritable path; nothing is written then.
     """
-    deals = positive_int(deals, "deals")
+    if (deals is None) == (parties is None):
+        raise InputError("give the number of deals or the number of parties (one of them)")
     if not isinstance(dd, bool):
         raise InputError(f"dd must be True or False, got {dd!r}")
+    if parties is not None:
+        return _partie_match(a, b, parties, seed, profile, max_donnes, threads, dd, out,
+                             overwrite, chunk_size, progress)
+    if max_donnes is not None:
+        raise InputError("max_donnes is for a match of parties")
+    deals = positive_int(deals, "deals")
     plan: _MatchPlan
     if is_peer(a) or is_peer(b):
         plan = peer_plan(a, b, deals, seed, profile, threads, chunk_size, dd)
@@ -100,5 +123,34 @@ def match(a: str, b: str, deals: int, seed: int = 0,
     else:
         result = res
     result.dd = dd
+    result.finish()
+    return result
+
+
+def _partie_match(a: str, b: str, parties: int, seed: int, profile: str | Profile | None,
+                  max_donnes: int | None, threads: int | None, dd: bool,
+                  out: str | os.PathLike[str] | None, overwrite: bool,
+                  chunk_size: int | None, progress: bool | None) -> PartieMatchResult:
+    """:func:`match` over whole parties (validated here, played by the parties kernel)."""
+    parties = positive_int(parties, "parties")
+    for spec in (a, b):
+        if is_peer(spec):
+            raise InputError(f"{spec}: colver's bots play matches of deals only, not of "
+                             "parties")
+    if dd:
+        raise InputError("dd is for a match of deals, not of parties")
+    ka, oa = parse_player_spec(a)
+    kb, ob = parse_player_spec(b)
+    fields = _run_plan(parties, seed, profile, (ka, kb), threads, chunk_size, (oa, ob),
+                       PARTIES_CHUNK)
+    fields["players"] = (spec_name(ka, oa), spec_name(kb, ob))
+    plan = _PartieMatchPlan(**fields, max_donnes=_check_max_donnes(max_donnes))
+    path = None if out is None else _check_out(out, overwrite, default=False)
+    res = _run(plan, path, progress)
+    if isinstance(res, pd.DataFrame):
+        result = res.attrs.pop("summary")
+        result.rows = res
+    else:
+        result = res
     result.finish()
     return result
