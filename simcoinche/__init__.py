@@ -23,17 +23,67 @@ The package is built in layers, each a subpackage that imports only the ones bel
 ``commands`` → ``analysis`` → ``runs`` → ``players`` → ``rules`` → ``_kernels``.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from simcoinche._version import RULES_VERSION, __version__
-from simcoinche.analysis import dd, features, stats
-from simcoinche.analysis.advisor import advise
-from simcoinche.analysis.hand_odds import odds
-from simcoinche.rules import cards, profiles, reference, verify
-from simcoinche.runs.match import match
-from simcoinche.runs.partie import parties
-from simcoinche.runs.results import read_metadata, read_results
-from simcoinche.runs.rollout import rollout
-from simcoinche.runs.simulation import simulate, simulate_to_file
+
+if TYPE_CHECKING:
+    from simcoinche.analysis import dd, features, stats
+    from simcoinche.analysis.advisor import advise
+    from simcoinche.analysis.hand_odds import odds
+    from simcoinche.rules import cards, profiles, reference, verify
+    from simcoinche.runs.match import match
+    from simcoinche.runs.partie import parties
+    from simcoinche.runs.results import read_metadata, read_results
+    from simcoinche.runs.rollout import rollout
+    from simcoinche.runs.simulation import simulate, simulate_to_file
+
+#: Where each public name lives: imported on first use (PEP 562), so that a command
+#: loads only what it needs (``simcoinche dd`` neither pandas nor the simulation
+#: facade): the warm start of every command (issue 24).
+_PUBLIC = {
+    "dd": ("simcoinche.analysis.dd", None),
+    "features": ("simcoinche.analysis.features", None),
+    "stats": ("simcoinche.analysis.stats", None),
+    "advise": ("simcoinche.analysis.advisor", "advise"),
+    "odds": ("simcoinche.analysis.hand_odds", "odds"),
+    "cards": ("simcoinche.rules.cards", None),
+    "profiles": ("simcoinche.rules.profiles", None),
+    "reference": ("simcoinche.rules.reference", None),
+    "verify": ("simcoinche.rules.verify", None),
+    "match": ("simcoinche.runs.match", "match"),
+    "parties": ("simcoinche.runs.partie", "parties"),
+    "read_metadata": ("simcoinche.runs.results", "read_metadata"),
+    "read_results": ("simcoinche.runs.results", "read_results"),
+    "rollout": ("simcoinche.runs.rollout", "rollout"),
+    "simulate": ("simcoinche.runs.simulation", "simulate"),
+    "simulate_to_file": ("simcoinche.runs.simulation", "simulate_to_file"),
+}
 
 __all__ = ["RULES_VERSION", "__version__", "advise", "cards", "dd", "features", "match",
            "odds", "parties", "profiles", "read_metadata", "read_results", "reference",
            "rollout", "simulate", "simulate_to_file", "stats", "verify"]
+
+
+def __getattr__(name: str) -> Any:
+    """The public name ``name``, imported from its module on first use."""
+    try:
+        module, attr = _PUBLIC[name]
+    except KeyError:
+        raise AttributeError(f"module 'simcoinche' has no attribute {name!r}") from None
+    value = importlib.import_module(module)
+    if attr is not None:
+        value = getattr(value, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))
+
+
+if sorted(__all__[2:]) != sorted(_PUBLIC):  # one list of the public names, kept in step
+    raise ImportError("simcoinche.__all__ and its lazy imports disagree")

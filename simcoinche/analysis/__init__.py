@@ -9,3 +9,7 @@ facade (:mod:`.dd`).
 May import: :mod:`simcoinche.runs`, :mod:`simcoinche.players`, :mod:`simcoinche.rules`,
 :mod:`simcoinche._kernels`. Nothing above (no command).
 """
+
+#: Default limit on the deals drawn to reach the requested number of kept deals
+#: (:mod:`.conditioned`; here so that the command line reads it without loading them).
+MAX_DRAWS = 50_000_000

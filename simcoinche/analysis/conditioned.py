@@ -32,14 +32,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcoinche.analysis import MAX_DRAWS
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.actions import format_action, parse_actions
 from simcoinche.rules.cards import parse_seat
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
 
-#: Default limit on the deals drawn to reach the requested number of kept deals.
-MAX_DRAWS = 50_000_000
 #: Draws before the acceptance is trusted enough to project the draws still needed.
 _PROJECT_AFTER = 1 << 20
 _MAX_CHUNK = 1 << 20

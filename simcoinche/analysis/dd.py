@@ -54,7 +54,7 @@ from simcoinche.rules.cards import (
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
 from simcoinche.rules.verify import contract_object, error_object, parse_hands, validate_record
-from simcoinche.runs.simulation import check_threads
+from simcoinche.runs.arguments import check_threads
 
 __all__ = ["PlayedCard", "RecordAnalysis", "TeamPoints", "analyse_record", "card_values",
            "generale", "generales", "parse_deal", "parse_kind", "play_analysis", "solve_many",

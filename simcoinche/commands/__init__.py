@@ -106,7 +106,7 @@ def add_auction_arguments(p: argparse.ArgumentParser, default: str | None) -> No
 
 def add_deal_arguments(p: argparse.ArgumentParser) -> None:
     """Seed, constraints, profile, players, draw limit, threads, progress (odds, advise)."""
-    from simcoinche.analysis.conditioned import MAX_DRAWS
+    from simcoinche.analysis import MAX_DRAWS
 
     p.add_argument("--seed", type=integer, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--give", action="append", default=None, metavar="SEAT:CARDS",

@@ -53,6 +53,7 @@ from simcoinche.players.registry import (
 )
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.runs.arguments import check_seed, check_threads, positive_int
 from simcoinche.runs.compiling import SIMULATE_COMPILE_S, prepare_kernels
 from simcoinche.runs.results import chunk_table, schema, tidy
 
@@ -67,7 +68,6 @@ THINK_CHUNK = 64
 GENERATOR = "splitmix64-counter/1"
 COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 1
-_MAX_SEED = (1 << 64) - 1
 
 
 @dataclass
@@ -161,34 +161,6 @@ class RunSummary(RunInfo):
 def default_out(profile: str, seed: int, n: int) -> Path:
     """Default results path ``runs/simcoinche-<profile>-s<seed>-n<n>.parquet``."""
     return Path("runs") / f"simcoinche-{profile}-s{seed}-n{n}.parquet"
-
-
-def positive_int(value: Any, what: str) -> int:
-    """``value`` as an ``int`` if it is a positive integer, else InputError naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InputError(f"{what} must be a positive integer, got {value!r}")
-    if value <= 0:
-        raise InputError(f"{what} must be a positive integer, got {value}")
-    return int(value)
-
-
-def check_seed(seed: Any) -> int:
-    """A run seed: an integer in ``0 .. 2**64-1`` (InputError otherwise)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
-            or not 0 <= int(seed) <= _MAX_SEED:
-        raise InputError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
-    return int(seed)
-
-
-def check_threads(threads: Any) -> int:
-    """Worker threads: all cores when ``None``, else 1 .. the cores numba may use."""
-    max_threads = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        return max_threads
-    threads = positive_int(threads, "threads")
-    if threads > max_threads:
-        raise InputError(f"threads must be at most {max_threads} on this machine, got {threads}")
-    return threads
 
 
 def team_players(players: Any, params: Sequence[Mapping[str, float] | None] | None,

@@ -1,0 +1,44 @@
+"""The checks every run facade applies to its arguments: sizes, seeds, threads.
+
+Kept apart from :mod:`.simulation` (pandas, pyarrow) so that a command needing only them
+(``simcoinche dd``) starts without loading the simulation facade.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from simcoinche.rules.errors import InputError
+
+_MAX_SEED = (1 << 64) - 1
+
+
+def positive_int(value: Any, what: str) -> int:
+    """``value`` as an ``int`` if it is a positive integer, else InputError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InputError(f"{what} must be a positive integer, got {value!r}")
+    if value <= 0:
+        raise InputError(f"{what} must be a positive integer, got {value}")
+    return int(value)
+
+
+def check_seed(seed: Any) -> int:
+    """A run seed: an integer in ``0 .. 2**64-1`` (InputError otherwise)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
+            or not 0 <= int(seed) <= _MAX_SEED:
+        raise InputError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+    return int(seed)
+
+
+def check_threads(threads: Any) -> int:
+    """Worker threads: all cores when ``None``, else 1 .. the cores numba may use."""
+    max_threads = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        return max_threads
+    threads = positive_int(threads, "threads")
+    if threads > max_threads:
+        raise InputError(f"threads must be at most {max_threads} on this machine, got {threads}")
+    return threads
