@@ -247,6 +247,10 @@ def test_cli_text_summary(capsys):
     (["heuristic", "random", "--deals", "10", "--seed", "-1"], "seed"),
     (["heuristic", "random", "--deals", "ten"], "ten"),
     (["heuristic", "random"], "--deals"),
+    # A match of parties (tests/test_partie_match.py).
+    (["heuristic", "random", "--deals", "10", "--parties", "10"], "--parties"),
+    (["heuristic", "random", "--parties", "0"], "parties"),
+    (["heuristic", "random", "--parties", "10", "--dd"], "dd"),
 ])
 def test_cli_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, args,
                                                              culprit):

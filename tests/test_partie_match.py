@@ -121,23 +121,3 @@ def test_api_refuses_impossible_options(kwargs, culprit):
 def test_colver_bots_play_deal_matches_only():
     with pytest.raises(InputError, match="colver's bots play matches of deals only"):
         simcoinche.match("colver-isdd", "heuristic", parties=10, progress=False)
-
-
-@pytest.mark.parametrize("args, culprit", [
-    (["heuristic", "random", "--deals", "10", "--parties", "10"], "--parties"),
-    (["heuristic", "random", "--parties", "0"], "parties"),
-    (["heuristic", "random", "--parties", "10", "--dd"], "dd"),
-])
-def test_cli_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, args,
-                                                             culprit):
-    out = tmp_path / "pm.parquet"
-    try:
-        status = main(["match", *args, "--out", str(out), "--no-progress"])
-    except SystemExit as exc:
-        status = exc.code
-    assert status == 2
-    cap = capsys.readouterr()
-    assert cap.out == ""
-    lines = cap.err.strip().splitlines()
-    assert len(lines) == 1 and culprit in lines[0], cap.err
-    assert list(tmp_path.iterdir()) == []

@@ -411,7 +411,7 @@ def own_score(params, row, b, f):
 @njit(cache=True, inline="always")
 def own_score_head(params, row, b, f):
     """The first ``N_SUIT_PREFIX_FEATURES`` (10) terms of :func:`own_score`, left to right:
-    in a suit they depend on the trump suit's cards alone (:func:`suit_prefixes`)."""
+    in a suit they depend on the trump suit's cards alone (:func:`fill_suit_prefixes`)."""
     p = params
     return (p[row, b] * f[0] + p[row, b + 1] * f[1] + p[row, b + 2] * f[2]
             + p[row, b + 3] * f[3] + p[row, b + 4] * f[4] + p[row, b + 5] * f[5]

@@ -216,8 +216,87 @@ def _rate(num: int, den: int) -> float | None:
     return num / den if den else None
 
 
+class PairedDifferences:
+    """The statistics of a duplicate match's paired differences :attr:`diffs` (one per
+    deal, or per pair of parties): their mean with a normal 95 % interval and the shares
+    of positive, zero and negative ones. Mixed into the match results."""
+
+    diffs: np.ndarray
+    players: tuple[str, str]
+    n: int
+    seconds: float
+    threads: int
+    profile: str
+    seed: int
+    path: str | None
+
+    @property
+    def a(self) -> str:
+        return self.players[0]
+
+    @property
+    def b(self) -> str:
+        return self.players[1]
+
+    def head_lines(self, unit: str, what: str, digits: int) -> list[str]:
+        """The first lines of the match's text summary: where it was written, the match
+        (``n`` ``unit`` at two tables), the mean difference ``what`` with its interval
+        (``digits`` decimals), and under 300 ``unit`` a note that it is only rough."""
+        lines = []
+        if self.path:
+            lines.append(f"wrote {self.path}")
+        lines.append(f"match {self.a} (a) vs {self.b} (b): {self.n:,} {unit} at two tables "
+                     f"in {self.seconds:.2f} s ({self.threads} threads; profile "
+                     f"{self.profile}; seed {self.seed})")
+        ci = self.ci95
+        interval = ("" if ci is None else
+                    f", 95 % interval [{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]")
+        lines.append(f"a - b {what}: mean {self.mean_diff:+.{digits}f}{interval} (normal "
+                     f"approximation on the {self.n:,} paired differences)")
+        if self.n < 300:
+            lines.append(f"note: fewer than 300 {unit}, the normal interval is only rough")
+        return lines
+
+    @property
+    def mean_diff(self) -> float:
+        """Mean difference (A's gain over B per deal or pair of parties)."""
+        return float(self.diffs.mean())
+
+    @property
+    def sd(self) -> float | None:
+        """Sample standard deviation of the differences (``None`` for one)."""
+        if len(self.diffs) < 2:
+            return None
+        return float(self.diffs.std(ddof=1))
+
+    @property
+    def ci95(self) -> tuple[float, float] | None:
+        """95 % interval of the mean difference, normal approximation (``None`` for one
+        difference)."""
+        sd = self.sd
+        if sd is None:
+            return None
+        half = Z95 * sd / math.sqrt(len(self.diffs))
+        return (self.mean_diff - half, self.mean_diff + half)
+
+    @property
+    def won(self) -> float:
+        """Share of positive differences (A ahead)."""
+        return float((self.diffs > 0).mean())
+
+    @property
+    def tied(self) -> float:
+        """Share of differences equal to 0."""
+        return float((self.diffs == 0).mean())
+
+    @property
+    def lost(self) -> float:
+        """Share of negative differences (B ahead)."""
+        return float((self.diffs < 0).mean())
+
+
 @dataclass(eq=False)
-class MatchResult(RunInfo):
+class MatchResult(RunInfo, PairedDifferences):
     """A duplicate match: the per-deal differences, their summary and per-player stats.
 
     ``n`` is the number of deals (each played at two tables), ``players`` the two specs
@@ -239,14 +318,6 @@ class MatchResult(RunInfo):
     def __post_init__(self) -> None:
         if not self.stats:
             self.stats = {"a": PlayerStats(self.players[0]), "b": PlayerStats(self.players[1])}
-
-    @property
-    def a(self) -> str:
-        return self.players[0]
-
-    @property
-    def b(self) -> str:
-        return self.players[1]
 
     def add_chunk(self, chunk: tuple[Any, ...]) -> None:
         """Accumulate one chunk: the two tables' kernel rows (``int32[N_OUT, k]``) and the
@@ -301,43 +372,6 @@ class MatchResult(RunInfo):
             self.diffs = np.concatenate(self._parts)
             self._parts = []
 
-    @property
-    def mean_diff(self) -> float:
-        """Mean difference per deal (marks, both tables)."""
-        return float(self.diffs.mean())
-
-    @property
-    def sd(self) -> float | None:
-        """Sample standard deviation of the differences (``None`` for one deal)."""
-        if len(self.diffs) < 2:
-            return None
-        return float(self.diffs.std(ddof=1))
-
-    @property
-    def ci95(self) -> tuple[float, float] | None:
-        """95 % interval of the mean difference, normal approximation (``None`` for one
-        deal)."""
-        sd = self.sd
-        if sd is None:
-            return None
-        half = Z95 * sd / math.sqrt(len(self.diffs))
-        return (self.mean_diff - half, self.mean_diff + half)
-
-    @property
-    def won(self) -> float:
-        """Share of deals with a positive difference (A ahead)."""
-        return float((self.diffs > 0).mean())
-
-    @property
-    def tied(self) -> float:
-        """Share of deals with difference 0."""
-        return float((self.diffs == 0).mean())
-
-    @property
-    def lost(self) -> float:
-        """Share of deals with a negative difference."""
-        return float((self.diffs < 0).mean())
-
     def to_json(self) -> dict[str, Any]:
         """The match as a JSON-ready dict (``a``, ``b``, ``deals``, ``mean_diff``,
         ``ci95``, ``won``, ``players`` first; then ties, losses and the run)."""
@@ -363,19 +397,7 @@ class MatchResult(RunInfo):
 
     def text(self) -> str:
         """A short human summary."""
-        lines = []
-        if self.path:
-            lines.append(f"wrote {self.path}")
-        lines.append(f"match {self.a} (a) vs {self.b} (b): {self.n:,} deals at two tables "
-                     f"in {self.seconds:.2f} s ({self.threads} threads; profile "
-                     f"{self.profile}; seed {self.seed})")
-        ci = self.ci95
-        interval = "" if ci is None else f", 95 % interval [{ci[0]:+.1f}, {ci[1]:+.1f}]"
-        lines.append(f"a - b per deal (marks, both tables): mean {self.mean_diff:+.1f}"
-                     f"{interval} (normal approximation on the {self.n:,} paired "
-                     "differences)")
-        if self.n < 300:
-            lines.append("note: fewer than 300 deals, the normal interval is only rough")
+        lines = self.head_lines("deals", "per deal (marks, both tables)", 1)
         lines.append(f"deals won by a: {100 * self.won:.1f} %, tied {100 * self.tied:.1f} %, "
                      f"lost {100 * self.lost:.1f} %")
         for role, s in self.stats.items():

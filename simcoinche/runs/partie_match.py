@@ -28,7 +28,6 @@ Statistics (in parties won):
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -39,6 +38,7 @@ import pyarrow as pa
 from simcoinche._kernels.partie import PT_N_DONNES, PT_WINNER
 from simcoinche._version import RULES_VERSION, __version__
 from simcoinche.players.registry import params_dict
+from simcoinche.runs.duplicate import PairedDifferences
 from simcoinche.runs.partie import (
     _PartieBuffers,
     _PartiesPlan,
@@ -46,7 +46,6 @@ from simcoinche.runs.partie import (
 )
 from simcoinche.runs.simulation import GENERATOR, RunInfo
 
-Z95 = 1.959963984540054
 PARTIES_DIFFERENCE = ("parties won by A minus parties won by B over the pair: table 0 (A at "
                       "seats 0/2) and table 1 (A at seats 1/3), the same deal stream")
 
@@ -67,7 +66,7 @@ def partie_match_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:
 
 
 @dataclass(eq=False)
-class PartieMatchResult(RunInfo):
+class PartieMatchResult(RunInfo, PairedDifferences):
     """A duplicate parties match: the per-pair differences, their summary and per-player
     parties won.
 
@@ -84,14 +83,6 @@ class PartieMatchResult(RunInfo):
     unfinished: int = 0
     rows: pd.DataFrame | None = field(default=None, repr=False)
     _parts: list[np.ndarray] = field(default_factory=list, repr=False)
-
-    @property
-    def a(self) -> str:
-        return self.players[0]
-
-    @property
-    def b(self) -> str:
-        return self.players[1]
 
     def add_chunk(self, chunk: tuple[np.ndarray, np.ndarray]) -> None:
         """Accumulate one chunk: the two tables' partie outputs (``int32[PT_LEN, k]``)."""
@@ -115,43 +106,6 @@ class PartieMatchResult(RunInfo):
         if self._parts:
             self.diffs = np.concatenate(self._parts)
             self._parts = []
-
-    @property
-    def mean_diff(self) -> float:
-        """Mean difference per pair (parties won by a minus by b, of the two)."""
-        return float(self.diffs.astype(np.float64).mean())
-
-    @property
-    def sd(self) -> float | None:
-        """Sample standard deviation of the differences (``None`` for one pair)."""
-        if len(self.diffs) < 2:
-            return None
-        return float(self.diffs.astype(np.float64).std(ddof=1))
-
-    @property
-    def ci95(self) -> tuple[float, float] | None:
-        """95 % interval of the mean difference, normal approximation (``None`` for one
-        pair)."""
-        sd = self.sd
-        if sd is None:
-            return None
-        half = Z95 * sd / math.sqrt(len(self.diffs))
-        return (self.mean_diff - half, self.mean_diff + half)
-
-    @property
-    def won(self) -> float:
-        """Share of pairs a won (both parties, or one and the other unfinished)."""
-        return float((self.diffs > 0).mean())
-
-    @property
-    def tied(self) -> float:
-        """Share of pairs split one each."""
-        return float((self.diffs == 0).mean())
-
-    @property
-    def lost(self) -> float:
-        """Share of pairs b won."""
-        return float((self.diffs < 0).mean())
 
     def share(self, role: str) -> float:
         """Share of the ``2n`` parties won by ``role`` (``"a"`` or ``"b"``)."""
@@ -180,18 +134,7 @@ class PartieMatchResult(RunInfo):
 
     def text(self) -> str:
         """A short human summary."""
-        lines = []
-        if self.path:
-            lines.append(f"wrote {self.path}")
-        lines.append(f"match {self.a} (a) vs {self.b} (b): {self.n:,} parties at two tables "
-                     f"in {self.seconds:.2f} s ({self.threads} threads; profile "
-                     f"{self.profile}; seed {self.seed})")
-        ci = self.ci95
-        interval = "" if ci is None else f", 95 % interval [{ci[0]:+.3f}, {ci[1]:+.3f}]"
-        lines.append(f"a - b parties won per pair: mean {self.mean_diff:+.3f}{interval} "
-                     f"(normal approximation on the {self.n:,} paired differences)")
-        if self.n < 300:
-            lines.append("note: fewer than 300 parties, the normal interval is only rough")
+        lines = self.head_lines("parties", "parties won per pair", 3)
         lines.append(f"pairs won by a: {100 * self.won:.1f} %, split {100 * self.tied:.1f} %,"
                      f" lost {100 * self.lost:.1f} %")
         for i, role in enumerate(("a", "b")):
