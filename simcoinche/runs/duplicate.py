@@ -46,6 +46,7 @@ Statistics (all in marks, the rounded score of a donne):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -93,7 +94,8 @@ CAPOT_VALUE = 250
 DIFFERENCE = ("(A's team marks - B's team marks at table 0) + (the same at table 1); "
               "table 0: A at seats 0/2, table 1: A at seats 1/3; same cards and dealer")
 
-_EXTRA = (
+#: The columns a match file adds to the rows of each table (deals or parties alike).
+TABLE_COLUMNS = (
     ("table", pa.int8(), "0: player a at seats 0/2 (team 0); 1: player a at seats 1/3"),
     ("player_t0", pa.string(), "player spec of team 0 (seats 0, 2) at this table"),
     ("player_t1", pa.string(), "player spec of team 1 (seats 1, 3) at this table"),
@@ -106,17 +108,35 @@ _DD_COLUMN = ("dd_takers", pa.int16(),
 def match_schema(dd: bool, metadata: dict[str, Any] | None = None) -> pa.Schema:
     """Arrow schema of a match's rows: simulate's columns (no record columns), then
     ``table``, ``player_t0``, ``player_t1`` and, with ``dd``, ``dd_takers``."""
-    base = schema(False, metadata)
-    extra = list(_EXTRA) + ([_DD_COLUMN] if dd else [])
-    for name, typ, _ in extra:
+    return with_table_columns(schema(False, metadata), [_DD_COLUMN] if dd else [])
+
+
+def with_table_columns(base: pa.Schema, more: Sequence[tuple[str, Any, str]] = ()
+                       ) -> pa.Schema:
+    """``base`` (the rows of one table) followed by :data:`TABLE_COLUMNS` and ``more``."""
+    for name, typ, _ in (*TABLE_COLUMNS, *more):
         base = base.append(pa.field(name, typ, nullable=False))
     return base
+
+
+def table_columns(t: int, k: int, players: tuple[str, str]) -> list[pa.Array]:
+    """The :data:`TABLE_COLUMNS` of ``k`` rows of table ``t`` (player a is team ``t``;
+    ``players`` = (a, b))."""
+    return [pa.array(np.full(k, t, dtype=np.int8)), pa.repeat(players[t], k),
+            pa.repeat(players[1 - t], k)]
+
+
+def interleave_tables(tables: Sequence[pa.Table], k: int) -> pa.Table:
+    """The ``k`` rows of table 0 and of table 1 interleaved: (item 0, table 0), (item 0,
+    table 1), (item 1, table 0), …"""
+    idx = np.stack([np.arange(k), np.arange(k) + k], axis=1).reshape(-1)
+    return pa.concat_tables(tables).take(pa.array(idx))
 
 
 def column_descriptions(dd: bool = True) -> dict[str, str]:
     """Name → meaning of every column of a match file."""
     out = {c.name: c.description for c in COLUMNS if not c.record_only}
-    for name, _, text in list(_EXTRA) + ([_DD_COLUMN] if dd else []):
+    for name, _, text in list(TABLE_COLUMNS) + ([_DD_COLUMN] if dd else []):
         out[name] = text
     return out
 
@@ -229,6 +249,13 @@ class PairedDifferences:
     profile: str
     seed: int
     path: str | None
+    _parts: list[np.ndarray]
+
+    def finish(self) -> None:
+        """Gather the differences of every chunk into :attr:`diffs`."""
+        if self._parts:
+            self.diffs = np.concatenate(self._parts)
+            self._parts = []
 
     @property
     def a(self) -> str:
@@ -365,12 +392,6 @@ class MatchResult(RunInfo, PairedDifferences):
                     s.dd_loss_taking += int(loss[took].sum())
                     s.dd_defended += int(defended.sum())
                     s.dd_loss_defending -= int(loss[defended].sum())
-
-    def finish(self) -> None:
-        """Gather the differences of every chunk into :attr:`diffs`."""
-        if self._parts:
-            self.diffs = np.concatenate(self._parts)
-            self._parts = []
 
     def to_json(self) -> dict[str, Any]:
         """The match as a JSON-ready dict (``a``, ``b``, ``deals``, ``mean_diff``,
@@ -540,15 +561,11 @@ class _MatchBuffers:
         tables = []
         for t in range(2):
             tab = chunk_table(start, self.out[t][:, :k], None, None, None, base)
-            cols = list(tab.columns)
-            cols.append(pa.array(np.full(k, t, dtype=np.int8)))
-            cols.append(pa.repeat(plan.players[t], k))
-            cols.append(pa.repeat(plan.players[1 - t], k))
+            cols = list(tab.columns) + table_columns(t, k, plan.players)
             if self.dd is not None:
                 cols.append(pa.array(self.dd[t, :k]))
             tables.append(pa.Table.from_arrays(cols, schema=sch))
-        idx = np.stack([np.arange(k), np.arange(k) + k], axis=1).reshape(-1)
-        return pa.concat_tables(tables).take(pa.array(idx))
+        return interleave_tables(tables, k)
 
 
 # --- facade -----------------------------------------------------------------------------

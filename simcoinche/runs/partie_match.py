@@ -38,7 +38,12 @@ import pyarrow as pa
 from simcoinche._kernels.partie import PT_N_DONNES, PT_WINNER
 from simcoinche._version import RULES_VERSION, __version__
 from simcoinche.players.registry import params_dict
-from simcoinche.runs.duplicate import PairedDifferences
+from simcoinche.runs.duplicate import (
+    PairedDifferences,
+    interleave_tables,
+    table_columns,
+    with_table_columns,
+)
 from simcoinche.runs.partie import (
     _PartieBuffers,
     _PartiesPlan,
@@ -49,20 +54,10 @@ from simcoinche.runs.simulation import GENERATOR, RunInfo
 PARTIES_DIFFERENCE = ("parties won by A minus parties won by B over the pair: table 0 (A at "
                       "seats 0/2) and table 1 (A at seats 1/3), the same deal stream")
 
-_EXTRA = (
-    ("table", pa.int8(), "0: player a at seats 0/2 (team 0); 1: player a at seats 1/3"),
-    ("player_t0", pa.string(), "player spec of team 0 (seats 0, 2) at this table"),
-    ("player_t1", pa.string(), "player spec of team 1 (seats 1, 3) at this table"),
-)
-
-
 def partie_match_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:
     """Arrow schema of a duplicate parties match: the parties columns
     (:data:`~simcoinche.runs.partie.PARTIE_COLUMNS`), then the table and the players."""
-    base = parties_schema(metadata)
-    fields = list(base) + [pa.field(n, t, metadata={"description": d})
-                           for n, t, d in _EXTRA]
-    return pa.schema(fields, metadata=base.metadata)
+    return with_table_columns(parties_schema(metadata))
 
 
 @dataclass(eq=False)
@@ -100,12 +95,6 @@ class PartieMatchResult(RunInfo, PairedDifferences):
         # Both players sit at both tables: each played every donne of the pair.
         self.donnes["a"] += int(n0 + n1)
         self.donnes["b"] += int(n0 + n1)
-
-    def finish(self) -> None:
-        """Gather the differences of every chunk into :attr:`diffs`."""
-        if self._parts:
-            self.diffs = np.concatenate(self._parts)
-            self._parts = []
 
     def share(self, role: str) -> float:
         """Share of the ``2n`` parties won by ``role`` (``"a"`` or ``"b"``)."""
@@ -221,11 +210,7 @@ class _PartieMatchBuffers:
         tables = []
         for t in range(2):
             tab = self.tables[t].table(plan.tables[t], start, k, base)
-            cols = list(tab.columns)
-            cols.append(pa.array(np.full(k, t, dtype=np.int8)))
-            cols.append(pa.repeat(plan.players[t], k))
-            cols.append(pa.repeat(plan.players[1 - t], k))
+            cols = list(tab.columns) + table_columns(t, k, plan.players)
             tables.append(pa.Table.from_arrays(cols, schema=sch))
-        idx = np.stack([np.arange(k), np.arange(k) + k], axis=1).reshape(-1)
-        return pa.concat_tables(tables).take(pa.array(idx))
+        return interleave_tables(tables, k)
 
