@@ -210,6 +210,64 @@ def score_donne(taker_team, level, kind, coinche, card_points, tricks_won, ann_p
     return 1 if made else 0
 
 
+@njit(cache=True, inline="always")
+def team_step(before, pending, mark, tricks, failed_taker, target, rule):
+    """One team's side of :func:`partie_step`: ``(after, pending', eligible)``.
+
+    ``before`` its total, ``pending`` its flag (0/1), ``mark`` its rounded mark of the donne,
+    ``tricks`` its tricks, ``failed_taker`` whether it took and failed, ``target`` and
+    ``rule`` the profile's ``P_TARGET`` and ``P_PARTIE_RULE``. A team's eligibility depends
+    on its own donne only; :func:`settle` then decides between the two teams.
+    """
+    after = before + mark
+    if rule == L.PARTIE_STEPHANOISE:
+        if pending != 0:
+            # "... does not win yet: play another donne" — that donne is played.
+            return after, 0, after >= target
+        if after >= target:
+            if before < target and tricks == 0:
+                # stephanoise: "a team that crosses 2000 only thanks to its
+                # announcements while being capot does not win yet" (a team with
+                # no trick scores only announcements and belote).
+                return after, 1, False
+            return after, 0, True
+        return after, 0, False
+    if pending != 0:
+        if tricks >= 1:
+            # "becomes eligible at the end of a later donne in which it wins at
+            # least one trick".
+            return after, 0, after >= target
+        return after, 1, False
+    if after >= target:
+        if before < target and (failed_taker or tricks == 0):
+            # "crossed 2000 with a mark made only of its belote while failing as
+            # takers or being capot (winning no trick)": its mark is then only its
+            # belote (a failed taker keeps only B_t; a team with no trick has no
+            # cards and no announcements left after the transfer).
+            return after, 1, False
+        # "a team at or over 2000 is eligible".
+        return after, 0, True
+    return after, 0, False
+
+
+@njit(cache=True, inline="always")
+def settle(eligible0, eligible1, total0, total1):
+    """The winning team from both teams' eligibility and totals, or -1 to play on."""
+    if eligible0 and eligible1:
+        # "Both eligible: the higher total wins; equal totals: play on."
+        if total0 > total1:
+            return 0
+        if total1 > total0:
+            return 1
+        return -1
+    if eligible0:
+        # "One eligible team: it wins."
+        return 0
+    if eligible1:
+        return 1
+    return -1
+
+
 @njit(cache=True)
 def partie_step(totals, pending, marks, tricks_won, taker_team, made, prof):
     """Add one donne's marks to the partie and decide whether it is over.
@@ -241,57 +299,12 @@ def partie_step(totals, pending, marks, tricks_won, taker_team, made, prof):
     """
     target = prof[L.P_TARGET]
     rule = prof[L.P_PARTIE_RULE]
-    e0 = False
-    e1 = False
-    for i in range(2):
-        before = totals[i]
-        after = before + marks[i]
-        totals[i] = after
-        eligible = False
-        if rule == L.PARTIE_STEPHANOISE:
-            if pending[i] != 0:
-                # "... does not win yet: play another donne" — that donne is played.
-                pending[i] = 0
-                eligible = after >= target
-            elif after >= target:
-                if before < target and tricks_won[i] == 0:
-                    # stephanoise: "a team that crosses 2000 only thanks to its
-                    # announcements while being capot does not win yet" (a team with
-                    # no trick scores only announcements and belote).
-                    pending[i] = 1
-                else:
-                    eligible = True
-        elif pending[i] != 0:
-            if tricks_won[i] >= 1:
-                # "becomes eligible at the end of a later donne in which it wins at
-                # least one trick".
-                pending[i] = 0
-                eligible = after >= target
-        elif after >= target:
-            failed_taker = taker_team == i and not made
-            if before < target and (failed_taker or tricks_won[i] == 0):
-                # "crossed 2000 with a mark made only of its belote while failing as
-                # takers or being capot (winning no trick)": its mark is then only its
-                # belote (a failed taker keeps only B_t; a team with no trick has no
-                # cards and no announcements left after the transfer).
-                pending[i] = 1
-            else:
-                # "a team at or over 2000 is eligible".
-                eligible = True
-        if i == 0:
-            e0 = eligible
-        else:
-            e1 = eligible
-    if e0 and e1:
-        # "Both eligible: the higher total wins; equal totals: play on."
-        if totals[0] > totals[1]:
-            return 0
-        if totals[1] > totals[0]:
-            return 1
-        return -1
-    if e0:
-        # "One eligible team: it wins."
-        return 0
-    if e1:
-        return 1
-    return -1
+    a0, p0, e0 = team_step(totals[0], pending[0], marks[0], tricks_won[0],
+                           taker_team == 0 and not made, target, rule)
+    a1, p1, e1 = team_step(totals[1], pending[1], marks[1], tricks_won[1],
+                           taker_team == 1 and not made, target, rule)
+    totals[0] = a0
+    totals[1] = a1
+    pending[0] = p0
+    pending[1] = p1
+    return settle(e0, e1, a0, a1)
