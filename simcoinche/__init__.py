@@ -10,7 +10,10 @@ Public API:
 - :func:`rollout` — random legal playouts from one dealt position (team 0's card points);
 - :func:`read_results`, :func:`read_metadata` — read a run back;
 - :func:`odds` — P(made) of a hand per contract, optionally given the auction so far;
-- :func:`advise` — expected marks of every legal action now, given the auction;
+- :func:`advise` — expected marks of every legal action now, given the auction (and,
+  with a score, its chance of winning the partie);
+- :func:`equity` — P(winning the partie | the score, who deals next), from the shipped
+  match-equity tables (:mod:`simcoinche.players.equity`);
 - :mod:`dd` — double-dummy values (``simcoinche.dd.table``, ``simcoinche.dd.solve_many``,
   ``simcoinche.dd.card_values``, ``simcoinche.dd.generale``);
 - the modules :mod:`profiles` (rule profiles), :mod:`cards` (card encoding),
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
     from simcoinche.analysis import dd, features, stats
     from simcoinche.analysis.advisor import advise
     from simcoinche.analysis.hand_odds import odds
+    from simcoinche.players.equity import equity
     from simcoinche.rules import cards, profiles, reference, verify
     from simcoinche.runs.match import match
     from simcoinche.runs.partie import parties
@@ -46,6 +50,7 @@ if TYPE_CHECKING:
 #: facade): the warm start of every command (issue 24).
 _PUBLIC = {
     "dd": ("simcoinche.analysis.dd", None),
+    "equity": ("simcoinche.players.equity", "equity"),
     "features": ("simcoinche.analysis.features", None),
     "stats": ("simcoinche.analysis.stats", None),
     "advise": ("simcoinche.analysis.advisor", "advise"),
@@ -63,7 +68,7 @@ _PUBLIC = {
     "simulate_to_file": ("simcoinche.runs.simulation", "simulate_to_file"),
 }
 
-__all__ = ["RULES_VERSION", "__version__", "advise", "cards", "dd", "features", "match",
+__all__ = ["RULES_VERSION", "__version__", "advise", "cards", "dd", "equity", "features", "match",
            "odds", "parties", "profiles", "read_metadata", "read_results", "reference",
            "rollout", "simulate", "simulate_to_file", "stats", "verify"]
 

@@ -277,14 +277,19 @@ def test_fit_script_regenerates_a_small_configuration_exactly(profile, tmp_path)
 
 @pytest.mark.slow
 def test_a_wheel_built_from_the_repo_carries_the_tables_and_bids_with_them(tmp_path):
+    # The bidder's tables and the match-equity tables (issue 22, criterion 5).
+    from simcoinche import equity
+    from simcoinche.players.equity import table_name as equity_name
+
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q",
                     "-w", str(wheels)], check=True, cwd=tmp_path)
     (wheel,) = wheels.glob("simcoinche-*.whl")
     with zipfile.ZipFile(wheel) as z:
         for p in PROFILES:
-            member = f"simcoinche/players/data/{table_name(p)}"
-            assert z.read(member) == (ROOT / "simcoinche/players/data" / table_name(p)).read_bytes()
+            for name in (table_name(p), equity_name(p)):
+                member = f"simcoinche/players/data/{name}"
+                assert z.read(member) == (ROOT / "simcoinche/players/data" / name).read_bytes()
     site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
                     str(site), str(wheel)], check=True, cwd=tmp_path)
@@ -307,13 +312,22 @@ def test_a_wheel_built_from_the_repo_carries_the_tables_and_bids_with_them(tmp_p
         "    a = fitted_action(np.uint32(parse_hand('JH 9H AH TH KH AS AD 7C')), st,\n"
         "                      np.zeros(128, dtype=np.uint8), 0, row, 0, p.packed,\n"
         "                      np.zeros(4, dtype=np.uint64))\n"
-        "    print(name, format_action(a, p))\n")
+        "    print(name, format_action(a, p))\n"
+        "import simcoinche\n"
+        "for name in ('federal', 'classic', 'stephanoise', 'strict'):\n"
+        "    print('equity', name, repr(simcoinche.equity(640, 910, profile=name)))\n")
     env = {**os.environ, "PYTHONPATH": str(site),
            "SIMCOINCHE_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("NUMBA_CACHE_DIR", None)
     out = subprocess.run([sys.executable, "-c", script], check=True, cwd=tmp_path, env=env,
                          capture_output=True, text=True).stdout.splitlines()
     assert out[0].startswith(str(site))
-    assert [line.split()[0] for line in out[1:]] == sorted(PROFILES, key=list(PROFILES).index)
-    for line in out[1:]:
+    bids, equities = out[1:5], out[5:]
+    assert [line.split()[0] for line in bids] == sorted(PROFILES, key=list(PROFILES).index)
+    for line in bids:
         assert line.split()[1].endswith("H"), line
+    # simcoinche.equity answers from the wheel's tables, as from the repo's.
+    assert [line.split()[1] for line in equities] == list(PROFILES)
+    for line in equities:
+        _, name, value = line.split()
+        assert float(value) == equity(640, 910, profile=name)
