@@ -24,7 +24,7 @@ from simcoinche._kernels.auction_filter import C_COINCHE, C_KIND, C_LEVEL, C_TAK
 from simcoinche._kernels.batch import Contracts, play_contracts
 from simcoinche._kernels.bidder import fitted_action
 from simcoinche._kernels.donne import MAX_ACTIONS, Players
-from simcoinche._kernels.layout import PC_LEN, PC_MADE, PC_MARKS
+from simcoinche._kernels.layout import PC_LEN, PC_MADE, PC_MARKS, PC_TRICKS
 from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
 from simcoinche.analysis.advisor import candidate_actions, evaluate
 from simcoinche.analysis.conditioned import draw_kept, parse_auction
@@ -113,7 +113,8 @@ def test_each_action_is_scored_as_its_own_auction_and_play(profile, hand, auctio
     kept = draw_kept(d, observed, 40, 6, prof, codes, rows, progress=False)
     cands = candidate_actions(observed, len(prof.bid_values))
     key = np.uint64(seed_key(np.uint64(6)))
-    contracts, diff, made = evaluate(key, kept, observed, cands, codes, rows, prof)
+    res = evaluate(key, kept, observed, cands, codes, rows, prof)
+    contracts, diff, made = res.contracts, res.diff, res.made
     team = observed.seat & 1
     reached = set()
     for c, action in enumerate(cands):
@@ -126,6 +127,7 @@ def test_each_action_is_scored_as_its_own_auction_and_play(profile, hand, auctio
             reached.add(got[3])
         live = np.array([r[0] >= 0 for r in rows_c])
         assert (made[c][~live] == -1).all() and (diff[c][~live] == 0).all()
+        assert (res.marks[:, c][:, ~live] == 0).all() and (res.tricks[:, c][:, ~live] == 0).all()
         if not live.any():
             continue
         t, lv, k, co = (np.array([r[i] for r in rows_c])[live] for i in range(4))
@@ -137,6 +139,10 @@ def test_each_action_is_scored_as_its_own_auction_and_play(profile, hand, auctio
                        Players(codes, rows), prof.packed, out)
         assert np.array_equal(diff[c][live], out[PC_MARKS + team] - out[PC_MARKS + 1 - team])
         assert np.array_equal(made[c][live], out[PC_MADE])
+        # The partie's view of the same donnes (advise --score): each team's marks, tricks.
+        for side, tm in enumerate((team, 1 - team)):
+            assert np.array_equal(res.marks[side, c][live], out[PC_MARKS + tm])
+            assert np.array_equal(res.tricks[side, c][live], out[PC_TRICKS + tm])
     # The continuations do reach coinched contracts (the scoring of m = 2 is exercised).
     assert 2 in reached or 4 in reached
 
@@ -264,3 +270,90 @@ def test_bad_advise_options():
     r = advise(MONSTER, samples=50, max_bid=90, progress=False)
     with pytest.raises(InputError, match="was not evaluated"):
         r.action("100H")
+
+
+# --- advise --score: the chance of winning the partie (issue 22, criterion 3) -----------
+
+SCORE_HAND = "JH 9H AH TH AS KS AD 7C"
+
+
+@pytest.fixture(scope="module")
+def scored():
+    """The same deals (seed 3) advised at three scores."""
+    return {score: advise(SCORE_HAND, samples=2000, seed=3, score=score, progress=False)
+            for score in ((1950, 500), (500, 1950), (0, 0))}
+
+
+def _ranking_turns(r, by_marks, by_win):
+    """``by_marks`` scores more than ``by_win`` (paired marks difference above 0, and
+    ranked above it by marks) while ``by_win`` wins the partie more often (paired
+    difference of the chances above 0, and ranked above it in the advice)."""
+    ev, ev_lo, _ = r.paired(by_marks, by_win)
+    win, win_lo, _ = r.paired(by_win, by_marks, "p_win")
+    assert ev > 0 and win_lo > 0, (ev, win)
+    order = [a.action for a in r.actions]
+    assert order.index(by_win) < order.index(by_marks)
+    marks_order = [a.action for a in sorted(r.actions, key=lambda a: -a.ev)]
+    assert marks_order.index(by_marks) < marks_order.index(by_win)
+    return ev_lo
+
+
+def test_score_leading_1950_to_500_ranks_a_safe_call_higher_than_by_marks(scored):
+    # By marks 140H beats 100H; leading, 100H wins the partie more often (a failed 140H
+    # hands the opponents 300 marks).
+    assert _ranking_turns(scored[(1950, 500)], "140H", "100H") > 0
+
+
+def test_score_trailing_500_to_1950_ranks_a_riskier_call_higher_than_by_marks(scored):
+    # By marks 110H beats 140H; trailing, the bigger contract wins the partie more often.
+    _ranking_turns(scored[(500, 1950)], "110H", "140H")
+
+
+def test_score_0_0_agrees_with_the_marks_within_intervals(scored):
+    r = scored[(0, 0)]
+    best_win = r.actions[0]
+    best_marks = max(r.actions, key=lambda a: a.ev)
+    # The best chance of winning is the best in marks, or not significantly worse.
+    assert best_win.action == best_marks.action or best_win.vs_best_high >= 0
+    assert best_marks.p_win_vs_best_high >= 0
+    # Same deals, same marks: the score changes only the ranking's measure.
+    assert np.array_equal(r.diffs, scored[(1950, 500)].diffs)
+
+
+def test_score_json_and_table(capsys):
+    argv = ["advise", "--hand", SCORE_HAND, "--samples", "200", "--seed", "3", "--max-bid",
+            "110", "--score", "1950,500", "--no-progress"]
+    assert main([*argv, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["score"] == [1950, 500]
+    wins = [a["p_win"] for a in doc["actions"]]
+    assert wins == sorted(wins, reverse=True)
+    for a in doc["actions"]:
+        lo, hi = a["p_win_ci95"]
+        assert 0 <= lo <= a["p_win"] <= hi <= 1.0 + 1e-12
+        assert a["p_win_vs_best_ci95"][0] <= a["p_win_vs_best"] <= 0 + 1e-12
+    assert main(argv) == 0
+    table = capsys.readouterr().out
+    assert "score 1950-500" in table and "P(win)" in table
+    # Without --score nothing changes: no p_win in the JSON.
+    assert main(["advise", "--hand", SCORE_HAND, "--samples", "50", "--max-bid", "90",
+                 "--no-progress", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "score" not in doc and all("p_win" not in a for a in doc["actions"])
+
+
+@pytest.mark.parametrize(("score", "fragment"), [
+    ("1950", "expected two totals US,THEM"),
+    ("19a0,500", "expected two totals US,THEM"),
+    ("1955,500", "is not a score of profile federal"),
+    ("2000,500", "at or over the target 2000"),
+])
+def test_bad_scores_are_one_line_exit_2(score, fragment, capsys):
+    try:
+        status = main(["advise", "--hand", SCORE_HAND, "--samples", "10", "--score", score,
+                       "--no-progress"])
+    except SystemExit as exc:  # refused by the argument parser
+        status = exc.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1

@@ -312,7 +312,7 @@ def continue_auctions(run_key, early, dealer, observed, n_obs, candidates, codes
 
 
 @njit(cache=True, nogil=True)
-def score_outcomes(pc, play_col, contracts, team, prof, diff, made):
+def score_outcomes(pc, play_col, contracts, team, prof, diff, made, marks):
     """Marks of every (candidate, deal) from the plays of its final contract.
 
     One thread: a scoring costs tens of nanoseconds, far less than the auctions and the
@@ -335,6 +335,9 @@ def score_outcomes(pc, play_col, contracts, team, prof, diff, made):
         Output: the team's marks minus the opponents' (0 when passed out).
     made : int8[m, n]
         Output: 1 made, 0 failed, -1 passed out.
+    marks : int32[2, m, n]
+        Output: the team's marks and the opponents' (0, 0 when passed out), for the
+        partie's score (``advise --score``).
     """
     m = play_col.shape[0]
     n = play_col.shape[1]
@@ -350,6 +353,8 @@ def score_outcomes(pc, play_col, contracts, team, prof, diff, made):
                 # Passed out: nobody scores.
                 diff[c, j] = 0
                 made[c, j] = -1
+                marks[0, c, j] = 0
+                marks[1, c, j] = 0
                 continue
             taker = np.int64(contracts[C_TAKER, c, j])
             ok = score_played(pc, col, taker & 1, np.int64(contracts[C_LEVEL, c, j]),
@@ -357,4 +362,6 @@ def score_outcomes(pc, play_col, contracts, team, prof, diff, made):
                               np.int64(contracts[C_COINCHE, c, j]), prof, cpts, tricks, ann,
                               bel, score)
             diff[c, j] = score[S_MARK0 + team] - score[S_MARK0 + 1 - team]
+            marks[0, c, j] = score[S_MARK0 + team]
+            marks[1, c, j] = score[S_MARK0 + 1 - team]
             made[c, j] = 1 if ok else 0

@@ -58,6 +58,7 @@ from simcoinche.analysis.conditioned import (
     parse_auction,
 )
 from simcoinche.analysis.hand_odds import Deals, check_level, deals
+from simcoinche.players.equity import EquityTable, shipped_table
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.actions import COINCHE, PASS, SURCOINCHE, bid_code, format_action
 from simcoinche.rules.cards import format_mask
@@ -309,6 +310,14 @@ class ActionValue:
     p_made: float | None
     p_ours: float
     p_passed_out: float
+    #: With a score: P(the player's team wins the partie) and its 95 % interval.
+    p_win: float | None = None
+    p_win_low: float | None = None
+    p_win_high: float | None = None
+    #: With a score: the paired difference of ``p_win`` to the best action's, interval.
+    p_win_vs_best: float | None = None
+    p_win_vs_best_low: float | None = None
+    p_win_vs_best_high: float | None = None
 
 
 @dataclass
@@ -326,6 +335,33 @@ class AdviceResult:
     actions: list[ActionValue]
     seconds: float = 0.0
     diffs: np.ndarray = field(default=None, repr=False)  # int32[m, n], candidate order
+    #: The partie's score (the player's team, the opponents') when advice reads it.
+    score: tuple[int, int] | None = None
+    #: With a score: P(win the partie) per candidate and deal (float64[m, n]).
+    p_wins: np.ndarray = field(default=None, repr=False)
+    #: Action codes in the row order of ``diffs`` and ``p_wins`` (candidate order).
+    candidates: list[int] = field(default_factory=list, repr=False)
+
+    def paired(self, first: str, second: str, what: str = "ev"
+               ) -> tuple[float, float, float]:
+        """Paired difference ``first`` minus ``second`` (action tokens) on the same deals,
+        with its 95 % interval: of the marks (``what="ev"``) or, with a score, of the
+        chance of winning the partie (``"p_win"``)."""
+        from simcoinche.rules.actions import parse_action
+
+        if what not in ("ev", "p_win"):
+            raise InputError(f"what must be 'ev' or 'p_win', not {what!r}")
+        if what == "p_win" and self.p_wins is None:
+            raise InputError("p_win differences need advice given a score")
+        rows = []
+        for token in (first, second):
+            code = parse_action(token, self.profile)
+            if code not in self.candidates:
+                raise InputError(f"action {token!r} was not evaluated")
+            rows.append(self.candidates.index(code))
+        values = self.diffs if what == "ev" else self.p_wins
+        return _mean_ci(values[rows[0]].astype(np.float64)
+                        - values[rows[1]].astype(np.float64))
 
     @property
     def acceptance(self) -> float:
@@ -334,7 +370,8 @@ class AdviceResult:
 
     @property
     def best(self) -> ActionValue:
-        """The action with the highest expected value."""
+        """The best action: the highest chance of winning the partie with a score, else
+        the highest expected value."""
         return self.actions[0]
 
     def action(self, token: str) -> ActionValue:
@@ -355,7 +392,10 @@ class AdviceResult:
         "ci95": [lo, hi], "p_made"}, …]}`` with ``actions`` sorted best first, plus
         ``hand``, ``auction`` (tokens), ``profile``, ``players``, ``play``, ``seed``,
         ``draws``, ``seconds`` and per action ``vs_best``, ``vs_best_ci95`` (paired
-        difference to the best action), ``p_ours`` and ``p_passed_out``.
+        difference to the best action), ``p_ours`` and ``p_passed_out``. With a score:
+        ``"score": [us, them]`` and per action ``p_win``, ``p_win_ci95`` (the chance of
+        winning the partie), ``p_win_vs_best``, ``p_win_vs_best_ci95`` (paired difference
+        to the best action's), actions sorted by ``p_win``.
         """
         return {
             "seat": self.auction.seat,
@@ -366,7 +406,11 @@ class AdviceResult:
                 "action": a.action, "ev": a.ev, "ci95": [a.low, a.high], "p_made": a.p_made,
                 "vs_best": a.vs_best, "vs_best_ci95": [a.vs_best_low, a.vs_best_high],
                 "p_ours": a.p_ours, "p_passed_out": a.p_passed_out,
-            } for a in self.actions],
+            } | ({} if self.score is None else {
+                "p_win": a.p_win, "p_win_ci95": [a.p_win_low, a.p_win_high],
+                "p_win_vs_best": a.p_win_vs_best,
+                "p_win_vs_best_ci95": [a.p_win_vs_best_low, a.p_win_vs_best_high]})
+                for a in self.actions],
             "hand": format_mask(self.deals.hand),
             "auction": self.auction.tokens,
             "profile": self.profile,
@@ -375,7 +419,7 @@ class AdviceResult:
             "seed": self.seed,
             "draws": self.draws,
             "seconds": round(self.seconds, 3),
-        }
+        } | ({} if self.score is None else {"score": list(self.score)})
 
     def table(self, top: int | None = None) -> str:
         """The terminal table, best action first (``top``: at most that many rows)."""
@@ -393,16 +437,28 @@ class AdviceResult:
             f"EV = expected marks of the donne, seat {au.seat}'s team minus the opponents', "
             "with its 95 % interval; vs best = paired difference to the best action",
             "P(made) = the final contract is made (whoever holds it); ours = our team holds it",
-            "",
-            f"{'action':<12}{'EV':>8}  {'95 % interval':<18}{'vs best':>9}  "
-            f"{'95 % interval':<18}{'P(made)':>8}{'ours':>7}",
         ]
+        if self.score is not None:
+            lines.append(
+                f"score {self.score[0]}-{self.score[1]} (seat {au.seat}'s team first): P(win) "
+                "= chance of winning the partie after this donne (equity table of the "
+                f"heuristic players, {self.profile}) with its 95 % interval; best P(win) "
+                "first (vs best stays in marks, to the best action in marks)")
+        win_head = "" if self.score is None else f"  {'P(win)':>7}  {'95 % interval':<16}"
+        lines += ["", f"{'action':<12}{'EV':>8}  {'95 % interval':<18}{'vs best':>9}  "
+                  f"{'95 % interval':<18}{'P(made)':>8}{'ours':>7}" + win_head]
         rows = self.actions if not top else self.actions[:top]
-        for k, a in enumerate(rows):
-            vs = ("" if k == 0 else f"[{a.vs_best_low:+7.1f}, {a.vs_best_high:+7.1f}]")
+        for a in rows:
+            # The best action in marks (first without a score) has no interval to itself.
+            same = a.vs_best_low == a.vs_best_high == 0.0
+            vs = "" if same else f"[{a.vs_best_low:+7.1f}, {a.vs_best_high:+7.1f}]"
             pm = "—" if a.p_made is None else f"{100 * a.p_made:.1f} %"
+            win = ("" if a.p_win is None else
+                   f"  {100 * a.p_win:>6.2f}%  [{100 * a.p_win_low:5.2f}, "
+                   f"{100 * a.p_win_high:5.2f}]")
             lines.append(f"{a.action:<12}{a.ev:>+8.1f}  [{a.low:+7.1f}, {a.high:+7.1f}]  "
-                         f"{a.vs_best:>+9.1f}  {vs:<18}{pm:>8}{100 * a.p_ours:>6.0f}%")
+                         f"{a.vs_best:>+9.1f}  {vs:<18}{pm:>8}{100 * a.p_ours:>6.0f}%"
+                         + win)
         if top and len(self.actions) > top:
             lines.append(f"… {len(self.actions) - top} more actions (--top 0 shows all)")
         return "\n".join(lines)
@@ -416,16 +472,30 @@ def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+@dataclass
+class Outcomes:
+    """What :func:`evaluate` returns, per candidate ``c`` and kept deal ``j``.
+
+    ``contracts`` ``int16[C_LEN, m, n]`` (rows ``C_*`` of
+    :mod:`simcoinche._kernels.auction_filter`), ``diff`` ``int32[m, n]`` (the player's
+    team's marks minus the opponents'), ``made`` ``int8[m, n]`` (1, 0, or -1 when passed
+    out), ``marks`` and ``tricks`` ``int32[2, m, n]`` (the player's team's, then the
+    opponents'; 0 when passed out).
+    """
+
+    contracts: np.ndarray
+    diff: np.ndarray
+    made: np.ndarray
+    marks: np.ndarray
+    tricks: np.ndarray
+
+
 def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
              cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
              play_fn: PlayMode = play_heuristic, names: Sequence[str] | None = None
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Finish the auction after each candidate on each kept deal, play and score it.
-
-    Returns ``contracts`` (``int16[C_LEN, m, n]``, rows ``C_*`` of
-    :mod:`simcoinche._kernels.auction_filter`), ``diff`` (``int32[m, n]``: the player's
-    team's marks minus the opponents') and ``made`` (``int8[m, n]``: 1, 0, or -1 when
-    passed out). Runs on the current numba thread count. ``names`` (the model
+             ) -> Outcomes:
+    """Finish the auction after each candidate on each kept deal, play and score it
+    (:class:`Outcomes`). Runs on the current numba thread count. ``names`` (the model
     players' kind names per team) name them in the error of a replaced decision.
     """
     from simcoinche._kernels.auction_filter import (
@@ -436,6 +506,7 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
         continue_auctions,
         score_outcomes,
     )
+    from simcoinche._kernels.layout import PC_TRICKS
 
     packed = prof.packed
     m = len(cands)
@@ -463,9 +534,13 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
                  codes, rows, packed, names=names)
     diff = np.empty((m, n), dtype=np.int32)
     made = np.empty((m, n), dtype=np.int8)
-    score_outcomes(pc, play_col, contracts, np.int64(observed.seat & 1), packed, diff,
-                   made)
-    return contracts, diff, made
+    marks = np.empty((2, m, n), dtype=np.int32)
+    team = observed.seat & 1
+    score_outcomes(pc, play_col, contracts, np.int64(team), packed, diff, made, marks)
+    tricks = np.zeros((2, m, n), dtype=np.int32)
+    for side, t in enumerate((team, 1 - team)):
+        tricks[side][live] = pc[PC_TRICKS + t][play_col[live]]
+    return Outcomes(contracts, diff, made, marks, tricks)
 
 
 def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
@@ -478,7 +553,8 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
            params: Sequence[Mapping[str, float] | None] | None = None,
            play: str = "heuristic", max_bid: str | int | None = None,
            max_draws: int = MAX_DRAWS, threads: int | None = None,
-           progress: bool | None = None) -> AdviceResult:
+           progress: bool | None = None,
+           score: tuple[int, int] | None = None) -> AdviceResult:
     """Expected marks of every legal action now, on deals conditioned on the auction.
 
     Parameters
@@ -510,11 +586,16 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
         Limit on the deals drawn by the auction filter.
     threads : int, optional
     progress : bool, optional
+    score : pair of int, optional
+        The partie's totals, the player's team's first (both below the target): each
+        action then also gets its chance of winning the partie (``p_win``, the mean over
+        the deals of the equity after the donne, :mod:`simcoinche.players.equity`) and
+        the actions are sorted by it.
 
     Returns
     -------
     AdviceResult
-        ``actions`` sorted by expected value, best first.
+        ``actions`` sorted by expected value (by ``p_win`` with a score), best first.
 
     Raises
     ------
@@ -534,6 +615,9 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     seed = check_seed(seed)
     pk, codes, rows = team_players(players, params, prof)
     threads = check_threads(threads)
+    table = None if score is None else shipped_table(prof.name)
+    if table is not None:
+        score = check_score(score, table)
     cands = candidate_actions(observed, _max_level(max_bid, prof))
     m = len(cands)
     team = observed.seat & 1
@@ -546,8 +630,9 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
         names = [k.name for k in pk]
         kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
                          progress=progress, names=names)
-        contracts, diff, made = evaluate(key, kept, observed, cands, codes, rows, prof,
-                                         play_fn, names)
+        res = evaluate(key, kept, observed, cands, codes, rows, prof, play_fn, names)
+        contracts, diff, made = res.contracts, res.diff, res.made
+        p_win = None if table is None else partie_chances(res, table, score, observed)
     finally:
         numba.set_num_threads(previous)
     seconds = time.perf_counter() - t0
@@ -556,6 +641,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     taker = contracts[C_TAKER].astype(np.int64)
     evs = diff.mean(axis=1)
     best = int(np.argmax(evs))
+    best_win = 0 if p_win is None else int(np.argmax(p_win.mean(axis=1)))
     values = []
     for c in range(m):
         ev, lo, hi = _mean_ci(diff[c].astype(np.float64))
@@ -565,8 +651,51 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
             format_action(cands[c], prof), cands[c], ev, lo, hi, dv, dlo, dhi,
             float((made[c] == 1).sum() / contract.sum()) if contract.any() else None,
             float(((taker[c] >= 0) & ((taker[c] & 1) == team)).mean()),
-            float((~contract).mean())))
+            float((~contract).mean()),
+            *((None,) * 6 if p_win is None else
+              (*_mean_ci(p_win[c]), *_mean_ci(p_win[c] - p_win[best_win])))))
     # Best first; equal values keep the candidate order (pass, bids upwards, coinche).
-    order = sorted(range(m), key=lambda c: -values[c].ev)
+    if p_win is None:
+        order = sorted(range(m), key=lambda c: -values[c].ev)
+    else:
+        order = sorted(range(m), key=lambda c: -values[c].p_win)
     return AdviceResult(d, observed, prof.name, (pk[0].name, pk[1].name), play, n, seed,
-                        kept.draws, [values[c] for c in order], seconds, diff)
+                        kept.draws, [values[c] for c in order], seconds, diff,
+                        None if score is None else score, p_win, list(cands))
+
+
+def check_score(score: Any, table: EquityTable) -> tuple[int, int]:
+    """``score`` as a pair of totals below the target on the table's grid, or InputError."""
+    try:
+        us, them = score
+    except (TypeError, ValueError):
+        raise InputError(f"score must be a pair of totals (ours, theirs), not {score!r}"
+                         ) from None
+    for total in (us, them):
+        if isinstance(total, int | np.integer) and not isinstance(total, bool) and (
+                total >= table.target):
+            raise InputError(f"score {us}-{them}: a total of {total} is at or over the "
+                             f"target {table.target}, where the partie is over or waits on "
+                             "a pending team; give totals below it")
+    table.value(us, them)  # the grid and the types, with their own messages
+    return int(us), int(them)
+
+
+def partie_chances(res: Outcomes, table: EquityTable, score: tuple[int, int],
+                   observed: ObservedAuction) -> np.ndarray:
+    """``float64[m, n]``: P(the player's team wins the partie) after each candidate's
+    donne on each deal, from ``score`` (the end rules applied to the donne, then the
+    table; the next donne is dealt by the seat after this dealer)."""
+    from simcoinche._kernels.auction_filter import C_TAKER
+
+    team = observed.seat & 1
+    taker = res.contracts[C_TAKER].astype(np.int64)
+    side = np.where(taker < 0, -1, ((taker & 1) != team).astype(np.int64))
+    we_deal_next = ((observed.dealer + 1) & 1) == team
+    m, n = res.diff.shape
+    out = np.empty((m, n), dtype=np.float64)
+    for c in range(m):
+        donnes = np.stack([res.marks[0, c], res.marks[1, c], res.tricks[0, c],
+                           res.tricks[1, c], side[c], np.maximum(res.made[c], 0)])
+        out[c] = table.after((score[0], score[1], 0, 0), donnes, we_deal_next)
+    return out

@@ -3,7 +3,9 @@
 For every legal action of the player (pass, each bid up to ``--max-bid``, coinche,
 surcoinche), the expected marks of the donne for the player's team minus the opponents',
 on deals conditioned on the auction under the model players, the rest of the auction and
-the play continued by them; the same deals for every action. See :mod:`simcoinche.analysis.advisor`.
+the play continued by them; the same deals for every action. With ``--score US,THEM``,
+also each action's chance of winning the partie, best first. See
+:mod:`simcoinche.analysis.advisor`.
 """
 
 from __future__ import annotations
@@ -39,10 +41,22 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(PIMC seats)")
     p.add_argument("--max-bid", default=None, metavar="VALUE",
                    help="highest bid value considered, e.g. 120 (default capot)")
+    p.add_argument("--score", type=score_pair, default=None, metavar="US,THEM",
+                   help="the partie's totals, the player's team first (below the target): "
+                   "adds each action's chance of winning the partie and ranks by it")
     p.add_argument("--top", type=integer, default=20, metavar="K",
                    help="rows of the table (default 20; 0 for all)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
+
+
+def score_pair(text: str) -> tuple[int, int]:
+    """``"1950,500"`` → ``(1950, 500)`` (argparse type; the grid is checked later)."""
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"expected two totals US,THEM, e.g. 1950,500, not "
+                                         f"{text!r}")
+    return int(parts[0]), int(parts[1])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                     seed=args.seed, give=args.give, void=args.void, profile=args.profile,
                     players=args.players, play=args.play, max_bid=args.max_bid,
                     max_draws=args.max_draws, threads=args.threads,
-                    progress=False if args.no_progress else None)
+                    progress=False if args.no_progress else None, score=args.score)
     if args.json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
     else:
