@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import simcoinche
-from simcoinche.analysis.equity_check import chi2_sf, compare_with_parties
+from simcoinche.analysis.equity_check import compare_with_parties
 from simcoinche.players import equity as EQ
 from simcoinche.rules import reference as ref
 from simcoinche.rules.errors import InputError
@@ -271,33 +271,3 @@ def skewed_arrays():
 def test_solve_refuses_impossible_outcomes(rows, message):
     with pytest.raises(InputError, match=message):
         _table(rows, [1.0], 20)
-
-
-def test_chi2_survival_is_close_to_the_table_values():
-    # chi-square quantiles: 95 % at 10 df is 18.307, 99.9 % at 50 df is 86.661.
-    assert chi2_sf(18.307, 10) == pytest.approx(0.05, abs=0.003)
-    assert chi2_sf(86.661, 50) == pytest.approx(0.001, abs=0.0003)
-
-
-def test_fit_script_solves_and_writes_a_loadable_table(tmp_path, monkeypatch):
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
-    sys.path.insert(0, str(root / "analysis"))
-    try:
-        import fit_equity
-    finally:
-        sys.path.pop(0)
-    monkeypatch.setattr(fit_equity, "OUTPUT", tmp_path / "output")
-    assert fit_equity.main(["--profile", "federal", "--donnes", "20000", "--seed", "3",
-                            "--check", "1200", "--out", str(tmp_path)]) == 0
-    table = EQ.EquityTable.load(tmp_path / EQ.table_name("federal"), "fit")
-    assert table.info["donnes"] == 20000 and table.info["players"] == "heuristic"
-    # The same donnes through the library give the same table.
-    rows = simcoinche.simulate(20000, seed=3000, profile="federal", progress=False)
-    outcomes, probs, _ = EQ.donne_outcomes(rows)
-    again = EQ.solve(outcomes, probs, "federal")
-    assert np.array_equal(again.main, table.main)
-    report = (tmp_path / "output" / "equity_check.md").read_text()
-    assert "## federal" in report and "cells with at least 1,000 parties" in report

@@ -328,3 +328,15 @@ def test_missing_key_forms_its_own_group_last():
 def test_bid_curve_default_levels_are_the_profile_ladder_and_capot(curve_results):
     c = bid_curve(curve_results)
     assert c["level"].tolist() == [*range(80, 161, 10), 250] == list(DEFAULT_LEVELS)
+
+
+def test_chi2_survival_matches_closed_forms_and_table_quantiles():
+    from simcoinche.analysis.stats import chi2_sf
+
+    # Two degrees of freedom: P(X >= x) = exp(-x / 2) exactly.
+    for x in (0.5, 3.0, 12.0):
+        assert chi2_sf(x, 2) == pytest.approx(math.exp(-x / 2), rel=1e-10)
+    # Table quantiles: 95 % at 10 df is 18.307, 99.9 % at 50 df is 86.661.
+    assert chi2_sf(18.307, 10) == pytest.approx(0.05, abs=1e-5)
+    assert chi2_sf(86.661, 50) == pytest.approx(0.001, abs=1e-6)
+    assert chi2_sf(0.0, 5) == 1.0

@@ -10,14 +10,13 @@ not record the pending flags that tell those states apart).
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from simcoinche.analysis.stats import wilson_interval
+from simcoinche.analysis.stats import chi2_sf, wilson_interval
 from simcoinche.analysis.win_probability import partie_donnes
 from simcoinche.players.equity import EquityTable
 
@@ -49,14 +48,6 @@ class EquityCheck:
                 f"{self.n_cells - self.n_outside} inside the 95 % Wilson interval, "
                 f"{self.n_outside} outside; chi-square {self.chi2:.1f} on {self.n_cells} "
                 f"cells, p = {self.p_value:.3g}")
-
-
-def chi2_sf(x: float, k: int) -> float:
-    """P(chi-square with ``k`` degrees of freedom > ``x``), Wilson–Hilferty approximation."""
-    if k <= 0:
-        return 1.0
-    z = ((x / k) ** (1 / 3) - (1 - 2 / (9 * k))) / math.sqrt(2 / (9 * k))
-    return 0.5 * math.erfc(z / math.sqrt(2))
 
 
 def compare_with_parties(table: EquityTable, source: pd.DataFrame | str | os.PathLike[str],
