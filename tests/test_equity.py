@@ -271,3 +271,27 @@ def skewed_arrays():
 def test_solve_refuses_impossible_outcomes(rows, message):
     with pytest.raises(InputError, match=message):
         _table(rows, [1.0], 20)
+
+
+def test_fit_script_solves_and_writes_a_loadable_table(tmp_path, monkeypatch):
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "analysis"))
+    try:
+        import fit_equity
+    finally:
+        sys.path.pop(0)
+    monkeypatch.setattr(fit_equity, "OUTPUT", tmp_path / "output")
+    assert fit_equity.main(["--profile", "federal", "--donnes", "20000", "--seed", "3",
+                            "--check", "1200", "--out", str(tmp_path)]) == 0
+    table = EQ.EquityTable.load(tmp_path / EQ.table_name("federal"), "fit")
+    assert table.info["donnes"] == 20000 and table.info["players"] == "heuristic"
+    # The same donnes through the library give the same table.
+    rows = simcoinche.simulate(20000, seed=3000, profile="federal", progress=False)
+    outcomes, probs, _ = EQ.donne_outcomes(rows)
+    again = EQ.solve(outcomes, probs, "federal")
+    assert np.array_equal(again.main, table.main)
+    report = (tmp_path / "output" / "equity_check.md").read_text()
+    assert "## federal" in report and "cells with at least 1,000 parties" in report
