@@ -125,15 +125,13 @@ class EquityTable:
             if flag and total < target:
                 raise InputError(f"{who} team cannot be pending below the target "
                                  f"({total} < {target})")
-        # A team at or over the target and not pending is eligible (RULES.md, "Partie").
-        eu = us >= target and not pu
-        et = them >= target and not pt
-        if eu and not et:
-            return 1.0
-        if et and not eu:
-            return 0.0
-        if eu and et and us != them:
-            return 1.0 if us > them else 0.0
+        # A team at or over the target and not pending is eligible (RULES.md, "Partie");
+        # the partie kernel's own settle says whether that decides it.
+        from simcoinche._kernels.scoring import settle
+
+        won = settle(us >= target and not pu, them >= target and not pt, us, them)
+        if won >= 0:
+            return 1.0 if won == 0 else 0.0
         ours = self._raw(us, them, pu, pt)
         theirs = 1.0 - self._raw(them, us, pt, pu)
         if deal == "us":
