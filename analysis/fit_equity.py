@@ -5,7 +5,8 @@ For each profile: simulate ``--donnes`` donnes of the ``heuristic`` players (see
 the dealing team, solve the partie's chain by backward induction
 (:func:`simcoinche.players.equity.solve`) and write
 ``simcoinche/players/data/equity-<profile>.npz``; then play ``--check`` fresh parties
-(seed ``--seed + 1000``) and compare the table with them on every cell visited by at
+(seed ``--seed + 1000``, the same players with ``score_aware=0``: the chain is the
+score-blind players') and compare the table with them on every cell visited by at
 least 1,000 parties (:func:`simcoinche.analysis.equity_check.compare_with_parties`),
 writing ``analysis/output/equity_check.md`` and ``.json`` (entries of profiles not redone
 are kept)::
@@ -33,6 +34,7 @@ from simcoinche.players.equity import (
     solve,
     table_name,
 )
+from simcoinche.players.registry import parse_player_spec
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import PROFILES
 
@@ -40,6 +42,16 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_DATA = ROOT / "simcoinche" / "players" / DATA_DIR
 OUTPUT = ROOT / "analysis" / "output"
 CHUNK = 1_000_000
+
+
+def score_blind(players: str) -> str:
+    """The player spec with ``score_aware=0`` where the kind reads the score: the table is
+    the chain of score-blind players, so it is checked against their parties."""
+    kind, over = parse_player_spec(players)
+    if "score_aware" not in {p.name for p in kind.params}:
+        return players
+    over = {**over, "score_aware": 0}
+    return kind.name + ":" + ",".join(f"{k}={v:g}" for k, v in over.items())
 
 
 def fit(profile: str, donnes: int, seed: int, players: str, out: Path) -> dict:
@@ -129,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.check:
                 table = EquityTable.load(args.out / table_name(name), table_name(name))
                 runs = simcoinche.parties(args.check, seed=args.seed + 1000, profile=name,
-                                          players=args.players, progress=False)
+                                          players=score_blind(args.players),
+                                          progress=False)
                 check = compare_with_parties(table, runs)
                 print(f"{name}: {check.summary()} -> {'pass' if check.passed else 'FAIL'}",
                       flush=True)

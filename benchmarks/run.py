@@ -402,14 +402,17 @@ def bench_dask(res: Results, quick: bool, tmp: Path) -> None:
               f"dask.single_process.n{n}", 0.8)
 
 
-def _parties(threads: int, n: int, tmp: Path) -> tuple[float, float]:
+def _parties(threads: int, n: int, tmp: Path, players: str = "heuristic"
+             ) -> tuple[float, float]:
     """Parties/s and donnes/s of ``parties`` to a Parquet file (warm kernels)."""
     from simcoinche.runs.partie import parties
 
     out = tmp / f"parties-{threads}.parquet"
-    parties(500, seed=1, out=out, overwrite=True, threads=threads, progress=False)
+    parties(500, seed=1, out=out, overwrite=True, threads=threads, players=players,
+            progress=False)
     t0 = time.perf_counter()
-    s = parties(n, seed=1, out=out, overwrite=True, threads=threads, progress=False)
+    s = parties(n, seed=1, out=out, overwrite=True, threads=threads, players=players,
+                progress=False)
     seconds = time.perf_counter() - t0
     out.unlink()
     return n / seconds, s.donnes / seconds
@@ -419,13 +422,28 @@ def bench_parties(res: Results, quick: bool, repeats: int, tmp: Path) -> None:
     """Whole heuristic federal parties, end to end (Parquet written), on 2 threads."""
     n = _size("parties", quick)
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
-    _log(f"whole parties to Parquet: heuristic, {threads} thread(s), {n:,} parties")
-    runs = [_parties(threads, n, tmp) for _ in range(repeats)]
+    _log(f"whole parties to Parquet: heuristic (score-aware, then score_aware=0, "
+         f"interleaved), {threads} thread(s), {n:,} parties")
+    runs, blind = [], []
+    for _ in range(repeats):
+        runs.append(_parties(threads, n, tmp))
+        blind.append(_parties(threads, n, tmp, "heuristic:score_aware=0"))
     res.add(Figure(f"parties.heuristic.t{threads}", "parties/s", [r[0] for r in runs],
                    f"simcoinche parties, {n:,} federal parties to the target, Parquet "
-                   "written (one row per partie, per-donne lists)"))
+                   "written (one row per partie, per-donne lists); the heuristic players "
+                   "bid score-aware (issue 22)"))
     res.add(Figure(f"parties.heuristic.t{threads}.donnes", "donnes/s", [r[1] for r in runs],
                    "the same runs counted in donnes played"))
+    res.add(Figure(f"parties.heuristic_blind.t{threads}", "parties/s",
+                   [r[0] for r in blind], "the same with score_aware=0 (score-blind "
+                   "bidding), runs interleaved with the score-aware ones"))
+    res.add(Figure(f"parties.heuristic_blind.t{threads}.donnes", "donnes/s",
+                   [r[1] for r in blind], "the same runs counted in donnes played"))
+    res.ratio("parties score-aware / score-blind (donnes/s)",
+              f"parties.heuristic.t{threads}.donnes",
+              f"parties.heuristic_blind.t{threads}.donnes", 0.8,
+              note="issue 22, criterion 6: at least 0.8; parties of the two differ, so "
+                   "donnes/s is the fair rate")
     res.ratio("parties (donnes/s) / simulate end to end (heuristic)",
               f"parties.heuristic.t{threads}.donnes", f"e2e.heuristic.t{threads}",
               note="both write Parquet; a partie row holds its donnes' scores, contracts "

@@ -29,7 +29,7 @@ from simcoinche._kernels.bidder import (
     suit_summary,
     table_key,
 )
-from simcoinche.players.bid_tables import bid_tables, check_tables, table_name
+from simcoinche.players.bid_tables import bid_tables, check_tables, outcomes_name, table_name
 from simcoinche.players.registry import param_array
 from simcoinche.rules.actions import format_action, parse_action
 from simcoinche.rules.cards import parse_hand
@@ -287,7 +287,7 @@ def test_a_wheel_built_from_the_repo_carries_the_tables_and_bids_with_them(tmp_p
     (wheel,) = wheels.glob("simcoinche-*.whl")
     with zipfile.ZipFile(wheel) as z:
         for p in PROFILES:
-            for name in (table_name(p), equity_name(p)):
+            for name in (table_name(p), outcomes_name(p), equity_name(p)):
                 member = f"simcoinche/players/data/{name}"
                 assert z.read(member) == (ROOT / "simcoinche/players/data" / name).read_bytes()
     site = tmp_path / "site"
@@ -308,7 +308,7 @@ def test_a_wheel_built_from_the_repo_carries_the_tables_and_bids_with_them(tmp_p
         "for name in ('federal', 'classic', 'stephanoise', 'strict'):\n"
         "    p = get_profile(name)\n"
         "    row = param_array('heuristic', profile=p)[None, :]\n"
-        "    st = np.zeros(10, dtype=np.int32); auction_start(st, 3)\n"
+        f"    st = np.zeros({AUCTION_STATE_LEN}, dtype=np.int32); auction_start(st, 3)\n"
         "    a = fitted_action(np.uint32(parse_hand('JH 9H AH TH KH AS AD 7C')), st,\n"
         "                      np.zeros(128, dtype=np.uint8), 0, row, 0, p.packed,\n"
         "                      np.zeros(4, dtype=np.uint64))\n"

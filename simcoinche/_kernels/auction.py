@@ -23,8 +23,11 @@ __all__ = [
     "A_LEVEL",
     "A_N_ACTIONS",
     "A_N_BIDS",
+    "A_PARTIE",
     "A_PASSES",
+    "A_PENDING",
     "A_STATUS",
+    "A_TOTAL",
     "A_TO_SPEAK",
     "R_ALREADY_COINCHED",
     "R_ALREADY_SURCOINCHED",
@@ -56,7 +59,12 @@ A_N_BIDS = 6      # bids made so far
 A_N_ACTIONS = 7   # actions applied so far
 A_STATUS = 8      # 0 running, 1 contract fixed, 2 passed out
 A_COINCHER = 9    # seat that coinched, -1 none
-AUCTION_STATE_LEN = 10
+# The score of the partie the donne belongs to (issue 22), set by the partie kernel
+# before the auction and left alone by auction_start; all 0 outside a partie.
+A_PARTIE = 10     # 1 when the donne is played inside a partie (the slots below are set)
+A_TOTAL = 11      # 2 entries: each team's total before the donne
+A_PENDING = 13    # 2 entries: each team's pending flag (scoring.team_step)
+AUCTION_STATE_LEN = 15
 
 STATUS_RUNNING = 0
 STATUS_CONTRACT = 1

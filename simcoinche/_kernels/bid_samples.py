@@ -16,7 +16,8 @@ The fitting (:mod:`simcoinche.players.bid_fit`) runs three kernels:
    the labels (takers' total minus defence's total) per class; in mode 1 it writes the
    fitted score of each sample; :func:`accumulate_values` then averages, per bucket of
    the score, the exact marks difference of every level and multiplier
-   (:func:`.scoring.score_donne`).
+   (:func:`.scoring.score_donne`), and the spread of the same cells: how often the
+   contract is made, each team's mean mark when it is and when it is not (issue 22).
 
 Everything here is sequential except the deals (rows are independent): sums are made in
 one order, so a seed gives the same tables bit for bit.
@@ -39,6 +40,14 @@ from simcoinche._kernels.auction import (
     AUCTION_STATE_LEN,
     auction_apply,
     auction_start,
+)
+from simcoinche._kernels.bid_layout import (
+    N_STATS,
+    ST_DEFENCE_FAILED,
+    ST_DEFENCE_MADE,
+    ST_MADE,
+    ST_TAKERS_FAILED,
+    ST_TAKERS_MADE,
 )
 from simcoinche._kernels.bidder import (
     N_MULT,
@@ -71,7 +80,7 @@ from simcoinche._kernels.layout import (
     PC_TRICKS,
 )
 from simcoinche._kernels.rng import RNG_STATE_LEN, STREAM_PLAYERS, donne_key, rng_seed
-from simcoinche._kernels.scoring import S_MARK0, SCORE_LEN, score_donne
+from simcoinche._kernels.scoring import S_MADE, S_MARK0, SCORE_LEN, score_donne
 
 
 @njit(cache=True, parallel=True)
@@ -269,17 +278,46 @@ def _marks_diff(pc, col, taker, level, kd, m, prof, sc, two):
     return np.float64(sc[S_MARK0 + t] - sc[S_MARK0 + 1 - t])
 
 
+class Sums(NamedTuple):
+    """What :func:`accumulate_values` adds up per bucket: ``own_sum`` float64[3, NB, NLEV,
+    N_MULT] and ``own_n`` int64[3, NB] (own samples), ``def_sum`` float64[3, NB, N_MULT]
+    and ``def_n`` int64[3, NB] (defence samples), and the outcome spread of the same
+    cells, ``own_out`` float64[3, NB, NLEV, N_MULT, N_STATS] and ``def_out`` float64[3,
+    NB, N_MULT, N_STATS]: contracts made, then the sums of the takers' and the defence's
+    marks when made, the same when failed (:mod:`.bid_layout`, ``ST_*``)."""
+
+    own_sum: np.ndarray
+    own_n: np.ndarray
+    def_sum: np.ndarray
+    def_n: np.ndarray
+    own_out: np.ndarray
+    def_out: np.ndarray
+
+
+@njit(cache=True, inline="always")
+def _add_outcome(out, sc, t):
+    """Add the scored donne ``sc`` (takers ``t``) to one cell's spread ``out[N_STATS]``."""
+    if sc[S_MADE] != 0:
+        out[ST_MADE] += 1.0
+        out[ST_TAKERS_MADE] += sc[S_MARK0 + t]
+        out[ST_DEFENCE_MADE] += sc[S_MARK0 + 1 - t]
+    else:
+        out[ST_TAKERS_FAILED] += sc[S_MARK0 + t]
+        out[ST_DEFENCE_FAILED] += sc[S_MARK0 + 1 - t]
+
+
 @njit(cache=True)
-def accumulate_values(prof, pc, cls_own, b_own, ref_own, cls_def, b_def, ref_def,
-                      own_sum, own_n, def_sum, def_n):
-    """Sum the exact marks differences per bucket (module docstring).
+def accumulate_values(prof, pc, cls_own, b_own, ref_own, cls_def, b_def, ref_def, sums):
+    """Sum the exact marks differences per bucket (module docstring) into ``sums``, a
+    :class:`Sums`.
 
     Own sample ``s`` (class ``cls_own[s]``, bucket ``b_own[s]``) adds, for every level
     ``0 .. n_values`` (capot last) and multiplier, the marks difference of its play into
-    ``own_sum`` (float64[3, NB, NLEV, N_MULT]) and 1 into ``own_n`` (int64[3, NB]);
-    defence sample ``s`` adds the takers' marks difference at the contract's own level
-    into ``def_sum`` (float64[3, NB, N_MULT]), counted in ``def_n``.
+    ``own_sum`` and its outcome into ``own_out``, and 1 into ``own_n``; defence sample
+    ``s`` adds the takers' marks difference at the contract's own level into
+    ``def_sum`` and its outcome into ``def_out``, counted in ``def_n``.
     """
+    own_sum, own_n, def_sum, def_n, own_out, def_out = sums
     sc = np.zeros(SCORE_LEN, dtype=np.int32)
     two = np.zeros((4, 2), dtype=np.int32)
     nv = prof[P_N_BID_VALUES]
@@ -295,6 +333,7 @@ def accumulate_values(prof, pc, cls_own, b_own, ref_own, cls_def, b_def, ref_def
             for mi in range(N_MULT):
                 own_sum[c, b, lv, mi] += _marks_diff(pc, col, taker, lv, kd, mults[mi],
                                                      prof, sc, two)
+                _add_outcome(own_out[c, b, lv, mi], sc, taker & 1)
     for s in range(cls_def.shape[0]):
         c = cls_def[s]
         b = b_def[s]
@@ -306,7 +345,8 @@ def accumulate_values(prof, pc, cls_own, b_own, ref_own, cls_def, b_def, ref_def
         for mi in range(N_MULT):
             def_sum[c, b, mi] += _marks_diff(pc, col, taker, lv, kd, mults[mi], prof, sc,
                                              two)
+            _add_outcome(def_out[c, b, mi], sc, taker & 1)
 
 
 # Shapes the facade allocates (exported for it).
-SHAPES = (NF, NFD, NB, NLEV, N_MULT)
+SHAPES = (NF, NFD, NB, NLEV, N_MULT, N_STATS)

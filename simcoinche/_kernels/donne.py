@@ -47,7 +47,6 @@ from simcoinche._kernels.auction import (
     A_TO_SPEAK,
     auction_start,
 )
-from simcoinche._kernels.bidder import fitted_action
 from simcoinche._kernels.deal import deal_hands
 from simcoinche._kernels.heuristic import heuristic_action, heuristic_card
 from simcoinche._kernels.layout import (
@@ -89,6 +88,7 @@ from simcoinche._kernels.players import (
     random_card,
 )
 from simcoinche._kernels.rng import STREAM_PLAYERS, donne_key, lowest_bit, rng_seed
+from simcoinche._kernels.score_bid import fitted_call
 from simcoinche._kernels.scoring import (
     S_ANN0,
     S_ANN1,
@@ -203,13 +203,15 @@ _card_points = njit(inline="always")(card_points.py_func)
 @njit(cache=True, inline="always")
 def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st):
     """Auction action of a player of kind ``code`` (registry in :mod:`.players`): the
-    heuristic and PIMC players bid with the data-fitted bidder (:mod:`.bidder`), the club
+    heuristic and PIMC players bid with the data-fitted bidder (:mod:`.bidder`, weighed by
+    match equity inside a partie: :mod:`.score_bid`), the club
     player with the conventions of :func:`.heuristic.heuristic_action`."""
     if code == PLAYER_RANDOM:
         return random_action(hand, astate, actions, n_actions, params, row, prof, st)
     if code == PLAYER_CLUB:
         return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
-    return fitted_action(hand, astate, actions, n_actions, params, row, prof, st)
+    # Score-aware inside a partie unless the seat's score_aware is 0 (:mod:`.score_bid`).
+    return fitted_call(hand, astate, actions, n_actions, params, row, prof, st)
 
 
 @njit(cache=True, inline="always")

@@ -55,6 +55,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange, uint64
 
+from simcoinche._kernels.auction import A_PARTIE, A_PENDING, A_TOTAL
 from simcoinche._kernels.batch import donne_scratch
 from simcoinche._kernels.borrow import borrow, borrow_all
 from simcoinche._kernels.donne import (
@@ -152,6 +153,7 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
     outs = Outputs(dout, auc, auc_len, play_rec, faults)
     scr = borrow_all(scr)
     totals, pending, marks, won = partie_arrays
+    astate = scr.astate
     n_given = given.shape[1]
     # Typed bool, not a literal: play_one then shares run_batch's compiled version.
     record = n_given < 0
@@ -174,6 +176,11 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
             # The score before this donne (what the players see at the table).
             dout[PD_SCORE, row] = totals[0]
             dout[PD_SCORE + 1, row] = totals[1]
+            # ... and in the auction state, for the score-aware bidder (:mod:`.score_bid`).
+            astate[A_PARTIE] = 1
+            for t in range(2):
+                astate[A_TOTAL + t] = totals[t]
+                astate[A_PENDING + t] = pending[t]
             if n_given > 0:
                 # Test hook: a constructed donne instead of a played one.
                 for c in range(N_OUT):

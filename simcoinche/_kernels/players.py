@@ -37,7 +37,7 @@ from simcoinche._kernels.auction import (
     auction_apply,
     auction_check,
 )
-from simcoinche._kernels.bid_layout import BT_SUIT_PREFIX, N_SUIT_PATTERNS
+from simcoinche._kernels.bid_layout import BT_END
 from simcoinche._kernels.layout import P_ALLOW_SA, P_ALLOW_TA, P_GENERALE_VALUE, P_N_BID_VALUES
 from simcoinche._kernels.rng import bounded, lowest_bit, random_bit, uniform01
 
@@ -58,7 +58,7 @@ N_PLAYER_KINDS = 4
 # The named parameters (offsets 0 .. BT_OFFSET - 1), then the data-fitted bidder's tables
 # of the run's profile and the blocks derived from them (:mod:`.bid_layout`; zeros for
 # players that do not bid with them).
-PARAM_LEN = BT_SUIT_PREFIX + N_SUIT_PATTERNS
+PARAM_LEN = BT_END
 # The PIMC player's thinking bidder (:mod:`.think_bid`), after the data-fitted bidder's
 # margins (FB_* 41-47 of :mod:`.bidder`) and before its tables (BT_OFFSET).
 PM_BID_WORLDS = 48      # worlds per call; 0: the data-fitted bidder alone

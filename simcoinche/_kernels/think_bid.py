@@ -70,7 +70,6 @@ from simcoinche._kernels.bidder import (
     FB_COMPETE_MARGIN,
     FB_RAISE_MARGIN,
     auction_context,
-    fitted_action,
     own_bucket,
     own_values_row,
     suit_summary,
@@ -99,6 +98,7 @@ from simcoinche._kernels.players import (
     illegal_action,
 )
 from simcoinche._kernels.rng import RNG_STATE_LEN, bounded, next32, rng_seed
+from simcoinche._kernels.score_bid import fitted_call
 from simcoinche._kernels.scoring import S_MARK0
 from simcoinche._kernels.thinking import register_bid_thinker
 
@@ -405,7 +405,8 @@ def think_action(B, hand, astate, actions, n_actions, dealer, params, row, prof,
         return np.int64(ACT_PASS)
     seat = astate[A_TO_SPEAK]
     team = seat & 1
-    fitted = np.int64(fitted_action(hand, astate, actions, n_actions, params, row, prof, st))
+    # The data-fitted call (score-aware inside a partie, :mod:`.score_bid`).
+    fitted = fitted_call(hand, astate, actions, n_actions, params, row, prof, st)
     if auction_check(astate, fitted, prof) != 0:
         # The fitted bidder refused (tables of another profile): so does its thinker.
         return fitted

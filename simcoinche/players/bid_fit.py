@@ -27,6 +27,7 @@ from simcoinche._kernels.bid_samples import (
     Auctions,
     Normal,
     Scores,
+    Sums,
     accumulate_values,
     deal_auctions,
     walk_samples,
@@ -80,8 +81,25 @@ def _edges(mu: np.ndarray) -> np.ndarray:
     return s[idx]
 
 
+def _spread(out: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Cells' sums (``ST_*`` on the last axis) to the share made and the mean marks when
+    made and when failed (0 where a cell saw no such donne); ``n`` the samples per cell,
+    broadcast over the last axis but one."""
+    made = out[..., BL.ST_MADE]
+    failed = n - made
+    res = np.zeros_like(out)
+    res[..., BL.ST_MADE] = made / np.maximum(n, 1)
+    for k in (BL.ST_TAKERS_MADE, BL.ST_DEFENCE_MADE):
+        res[..., k] = out[..., k] / np.maximum(made, 1)
+    for k in (BL.ST_TAKERS_FAILED, BL.ST_DEFENCE_FAILED):
+        res[..., k] = out[..., k] / np.maximum(failed, 1)
+    return res
+
+
 def fit_tables(profile: Profile | str, deals: int, seed: int, bidders: str = "club",
-               tables: np.ndarray | None = None) -> np.ndarray:
+               tables: np.ndarray | None = None,
+               outcomes: np.ndarray | None = None,
+               fixed: np.ndarray | None = None) -> np.ndarray:
     """Fit the bidder's tables of ``profile`` (module docstring).
 
     Parameters
@@ -94,6 +112,15 @@ def fit_tables(profile: Profile | str, deals: int, seed: int, bidders: str = "cl
         Seed of the deals, the auctions and the plays.
     bidders : str
         ``"club"`` or ``"heuristic"`` (then ``tables`` are the heuristic's tables).
+    outcomes : numpy.ndarray, optional
+        ``float64[BO_LEN]`` filled with the outcome spread of the same cells (layout:
+        :mod:`simcoinche._kernels.bid_layout`, ``BO_*``): the profile's fingerprint, then
+        per cell the share made and each team's mean mark when made and when failed.
+    fixed : numpy.ndarray, optional
+        Tables (``float64[BT_LEN]`` of ``profile``) whose weights and bucket edges are
+        kept instead of fitted: the samples are only sorted into their cells, so that
+        ``outcomes`` describes those tables' cells (the returned tables then hold these
+        weights and edges with the cells' means measured afresh).
 
     Returns
     -------
@@ -181,6 +208,12 @@ def fit_tables(profile: Profile | str, deals: int, seed: int, bidders: str = "cl
     n_own, n_def = walk_samples(0, auctions, packed, pc, w_own, w_def, normal,
                                 Scores(empty_f, empty_r, empty_f, empty_r))
     for c in range(nc):
+        if fixed is not None:
+            # The given tables' scores bucket the samples (outcomes of their cells).
+            base = 1 + c * BL.CLASS_LEN
+            w_own[c] = fixed[base + BL.OWN_W: base + BL.OWN_W + BL.NF]
+            w_def[c] = fixed[base + BL.DEF_W: base + BL.DEF_W + BL.NFD]
+            continue
         if xtx_own[c, 0, 0] > 0:
             w_own[c] = _solve(xtx_own[c], xty_own[c])
         if xtx_def[c, 0, 0] > 0:
@@ -193,8 +226,14 @@ def fit_tables(profile: Profile | str, deals: int, seed: int, bidders: str = "cl
                  Scores(mu_own, ref_own, mu_def, ref_def))
     cls_own = np.where(ref_own[:, 1] < 4, 0, np.where(ref_own[:, 1] == 4, 1, 2))
     cls_def = np.where(ref_def[:, 1] < 4, 0, np.where(ref_def[:, 1] == 4, 1, 2))
-    e_own = np.stack([_edges(mu_own[cls_own == c]) for c in range(nc)])
-    e_def = np.stack([_edges(mu_def[cls_def == c]) for c in range(nc)])
+    if fixed is None:
+        e_own = np.stack([_edges(mu_own[cls_own == c]) for c in range(nc)])
+        e_def = np.stack([_edges(mu_def[cls_def == c]) for c in range(nc)])
+    else:
+        e_own = np.stack([fixed[1 + c * BL.CLASS_LEN + BL.OWN_EDGES:][:BL.NB - 1]
+                          for c in range(nc)])
+        e_def = np.stack([fixed[1 + c * BL.CLASS_LEN + BL.DEF_EDGES:][:BL.NB - 1]
+                          for c in range(nc)])
     b_own = np.zeros(n_own, dtype=np.int64)
     b_def = np.zeros(n_def, dtype=np.int64)
     for c in range(nc):
@@ -206,11 +245,20 @@ def fit_tables(profile: Profile | str, deals: int, seed: int, bidders: str = "cl
     own_n = np.zeros((nc, BL.NB), dtype=np.int64)
     def_sum = np.zeros((nc, BL.NB, BL.N_MULT))
     def_n = np.zeros((nc, BL.NB), dtype=np.int64)
+    own_out = np.zeros((nc, BL.NB, BL.NLEV, BL.N_MULT, BL.N_STATS))
+    def_out = np.zeros((nc, BL.NB, BL.N_MULT, BL.N_STATS))
     accumulate_values(packed, pc, cls_own.astype(np.int64), b_own, ref_own,
-                      cls_def.astype(np.int64), b_def, ref_def, own_sum, own_n, def_sum,
-                      def_n)
+                      cls_def.astype(np.int64), b_def, ref_def,
+                      Sums(own_sum, own_n, def_sum, def_n, own_out, def_out))
     own_ev = own_sum / np.maximum(own_n, 1)[:, :, None, None]
     def_ev = def_sum / np.maximum(def_n, 1)[:, :, None]
+    if outcomes is not None:
+        if outcomes.shape != (BL.BO_LEN,):
+            raise InputError(f"outcomes must be float64[{BL.BO_LEN}], got "
+                             f"{list(outcomes.shape)}")
+        outcomes[0] = table_key(packed)
+        outcomes[1:1 + BL.BO_OWN_LEN] = _spread(own_out, own_n[:, :, None, None]).ravel()
+        outcomes[1 + BL.BO_OWN_LEN:] = _spread(def_out, def_n[:, :, None]).ravel()
 
     out = np.zeros(BL.BT_LEN)
     out[0] = table_key(packed)

@@ -29,6 +29,57 @@ def table_name(profile: Profile | str) -> str:
     return f"bidder-{get_profile(profile).name}.npy"
 
 
+def outcomes_name(profile: Profile | str) -> str:
+    """File name of a profile's outcome spread (the cells' share made and mean marks made
+    and failed, ``float64[BO_LEN]``) inside the package data."""
+    return f"bidder-outcomes-{get_profile(profile).name}.npy"
+
+
+@cache
+def bid_outcomes(profile: Profile | str | None) -> np.ndarray:
+    """The shipped outcome spread of ``profile``'s cells (read-only ``float64[BO_LEN]``,
+    layout :mod:`simcoinche._kernels.bid_layout`, ``BO_*``), fitted with its tables.
+
+    Raises
+    ------
+    InputError
+        When the file is missing, unreadable, fitted for another profile, or holds
+        shares outside [0, 1] or non-finite values.
+    """
+    prof = get_profile(profile)
+    name = outcomes_name(prof)
+    res = resources.files("simcoinche.players").joinpath(TABLE_DIR, name)
+    try:
+        with res.open("rb") as f:
+            out = np.load(f, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError(f"the bidder's outcome spread for profile {prof.name!r} is missing "
+                         f"from the package ({TABLE_DIR}/{name}); refit it with "
+                         "analysis/fit_bidder.py") from None
+    except ValueError as exc:
+        raise InputError(f"{name} is unreadable: {exc}") from None
+    check_outcomes(out, prof, name)
+    out.setflags(write=False)
+    return out
+
+
+def check_outcomes(out: np.ndarray, profile: Profile | str, origin: str) -> None:
+    """Raise InputError unless ``out`` is a finite ``float64[BO_LEN]`` spread fitted for
+    ``profile`` with every share made in [0, 1]."""
+    prof = get_profile(profile)
+    if out.dtype != np.float64 or out.shape != (BL.BO_LEN,):
+        raise InputError(f"{origin}: expected float64[{BL.BO_LEN}] outcome spread, got "
+                         f"{out.dtype}{list(out.shape)}")
+    if out[0] != table_key(prof.packed):
+        raise InputError(f"{origin}: this outcome spread was fitted for another profile "
+                         f"than {prof.name!r}")
+    if not np.isfinite(out).all():
+        raise InputError(f"{origin}: the outcome spread holds non-finite values")
+    made = out[1:].reshape(-1, BL.N_STATS)[:, BL.ST_MADE]
+    if ((made < 0) | (made > 1)).any():
+        raise InputError(f"{origin}: a share of contracts made lies outside [0, 1]")
+
+
 @cache
 def _load(name: str) -> np.ndarray:
     prof = get_profile(name)

@@ -165,6 +165,44 @@ class EquityTable:
 
     # --- storage --------------------------------------------------------------------
 
+    def coarse_block(self) -> np.ndarray:
+        """The table on the grid the score-aware bidder reads (``float64[BT_END -
+        BT_EQUITY]``, layout: :mod:`simcoinche._kernels.bid_layout`, ``EQ_*``): step
+        ``G = target / EQ_N`` (a multiple of :attr:`step`), ``V`` at every pair of grid
+        totals below the target, with a pending team at the target, and both pending by
+        their difference (clipped as the table clips it).
+
+        Raises
+        ------
+        InputError
+            When the target is not ``EQ_N`` grid steps of a multiple of the table's step.
+        """
+        from simcoinche._kernels import bid_layout as BL
+
+        target = self.target
+        big = target // BL.EQ_N
+        if big * BL.EQ_N != target or big % self.step != 0:
+            raise InputError(f"{self.profile}: a target of {target} does not split into "
+                             f"{BL.EQ_N} steps of a multiple of {self.step}")
+        r = big // self.step
+        main = self.main.astype(np.float64) / QUANT
+        top = target // self.step  # a pending total at the target
+        block = np.zeros(BL.BT_END - BL.BT_EQUITY)
+        idx = np.arange(BL.EQ_N) * r
+        block[0] = big
+        at = BL.EQ_MAIN - BL.BT_EQUITY
+        block[at:at + BL.EQ_N * BL.EQ_N] = main[np.ix_(idx, idx)].ravel()
+        at = BL.EQ_PEND_ROW - BL.BT_EQUITY
+        block[at:at + BL.EQ_N] = main[top, idx]
+        at = BL.EQ_PEND_COL - BL.BT_EQUITY
+        block[at:at + BL.EQ_N] = main[idx, top]
+        k = np.clip(np.arange(-BL.EQ_ND, BL.EQ_ND + 1) * r, -self.clip_steps,
+                    self.clip_steps)
+        at = BL.EQ_BOTH - BL.BT_EQUITY
+        block[at:at + 2 * BL.EQ_ND + 1] = self.both_pending[self.clip_steps + k]
+        block[BL.EQ_EQUAL - BL.BT_EQUITY] = self.equal[0]
+        return block
+
     def save(self, path: str | Path) -> None:
         """Write the table to ``path`` (``.npz``: rows of ``main`` delta-coded, so that
         zlib finds the smooth surface's runs)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -19,11 +20,19 @@ from simcoinche._kernels import bid_layout as BL
 from simcoinche._kernels import bidder as B
 from simcoinche._kernels import heuristic as H
 from simcoinche._kernels import players as K
+from simcoinche._kernels import score_bid as SB
 from simcoinche._kernels import think_bid as TB
 from simcoinche._kernels.pimc import PM_WORLDS
-from simcoinche.players.bid_tables import best_levels, bid_tables, check_tables
+from simcoinche.players.bid_tables import (
+    best_levels,
+    bid_outcomes,
+    bid_tables,
+    check_outcomes,
+    check_tables,
+)
+from simcoinche.players.equity import shipped_table
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import Profile
+from simcoinche.rules.profiles import Profile, get_profile
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,9 @@ FITTED_BIDDER_PARAMS = (
           "marks a surcoinche must expect above playing coinched"),
     Param("capot_margin", B.FB_CAPOT_MARGIN, 40.7,
           "marks a capot bid must expect above the best other action"),
+    Param("score_aware", SB.FB_SCORE_AWARE, 1.0,
+          "in a partie, call for the best chance of winning it (match equity) instead of "
+          "the best marks; 0 bids score-blind", integer=True, minimum=0, maximum=1),
 )
 
 #: The club player's parameters (its bidding conventions and its card play).
@@ -230,16 +242,28 @@ def parse_players(spec: str | Sequence[str] | None) -> tuple[PlayerKind, PlayerK
 FITTED_BIDDERS = frozenset({K.PLAYER_HEURISTIC, K.PLAYER_PIMC})
 
 
+@cache
+def _equity_block(profile: str) -> np.ndarray:
+    block = shipped_table(profile).coarse_block()
+    block.setflags(write=False)
+    return block
+
+
 def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = None,
                 profile: Profile | str | None = None,
-                tables: np.ndarray | None = None) -> np.ndarray:
+                tables: np.ndarray | None = None,
+                outcomes: np.ndarray | None = None) -> np.ndarray:
     """The ``float64[PARAM_LEN]`` parameter row of a player kind, defaults + overrides.
 
     The heuristic and PIMC players bid with tables fitted per profile: their row carries
     ``profile``'s shipped tables (or ``tables``, a ``float64[BT_LEN]`` block of
     :mod:`simcoinche.players.bid_fit` fitted for ``profile``) and the blocks derived from
     them (:func:`~simcoinche.players.bid_tables.best_levels`,
-    :func:`~simcoinche._kernels.bidder.fill_suit_prefixes`). Without a profile the table
+    :func:`~simcoinche._kernels.bidder.fill_suit_prefixes`), the cells' outcome spread
+    (``outcomes``; default the shipped one, none with given ``tables``: such a row, made
+    while tables are fitted, refuses to bid in a partie) and the profile's match equity on the
+    bidder's grid (:meth:`~simcoinche.players.equity.EquityTable.coarse_block`), which the
+    score-aware bidder reads in a partie (issue 22). Without a profile the table
     section stays empty and the kernel refuses to bid from it (the run fails on the
     illegal call), which only parameter checks may rely on.
 
@@ -253,6 +277,7 @@ def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = 
     if pk.code in FITTED_BIDDERS and (profile is not None or tables is not None):
         if profile is None:
             raise InputError("bidder tables need the profile they were fitted for")
+        given_tables = tables is not None
         if tables is None:
             tables = bid_tables(profile)
         else:
@@ -260,6 +285,18 @@ def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = 
         row[BL.BT_OFFSET:BL.BT_OFFSET + BL.BT_LEN] = tables
         row[BL.BT_BEST:BL.BT_BEST + BL.BT_BEST_LEN] = best_levels(tables, profile)
         B.fill_suit_prefixes(row[None, :], 0)
+        # The score-aware bidder's inputs (issue 22): the cells' spread, the equity grid.
+        # Tables being fitted come without a spread: the row then refuses to bid in a
+        # partie (a counted fault), which a fit never plays.
+        if outcomes is None and given_tables:
+            row[BL.BO_KEY] = np.nan
+        else:
+            if outcomes is None:
+                outcomes = bid_outcomes(profile)
+            else:
+                check_outcomes(outcomes, profile, "outcomes")
+            row[BL.BT_OUTCOMES:BL.BT_OUTCOMES + BL.BO_LEN] = outcomes
+        row[BL.BT_EQUITY:BL.BT_END] = _equity_block(get_profile(profile).name)
     elif pk.code in FITTED_BIDDERS:
         row[BL.BT_KEY] = np.nan
     by_name = {p.name: p for p in pk.params}
