@@ -90,7 +90,7 @@ def test_equity_grid_equals_the_shipped_table_on_grid_totals(profile):
         got = _equity_at(row, float(us), float(them), 0, 0, table.target)
         assert got == pytest.approx(table.value(us, them, deal="us"), abs=1e-12)
     # A pending team at the target, the other below it.
-    for them in (0, 990, 1990 // g * g):
+    for them in (0, 50 * g, (BL.EQ_N - 1) * g):
         got = _equity_at(row, float(table.target), float(them), 1, 0, table.target)
         want = table.value(table.target, them, deal="us", pending=(True, False))
         assert got == pytest.approx(want, abs=1e-12)
@@ -165,10 +165,11 @@ def _reference_after(score, marks, tricks, taker, made):
     if winner >= 0:
         return 1.0 if winner == 0 else 0.0
     assert not any(pending)  # the scores of the test leave no team pending
-    # Between grid totals: the bilinear blend of the four around them; a total between
-    # the top grid total (1990) and the target counts as the top one.
-    g = 10
-    (x, fx), (y, fy) = ((t // g * g, (t % g) / g) if t < 1990 else (1980, 1.0)
+    # Between grid totals (steps of 20): the bilinear blend of the four around them; a
+    # total between the top grid total (1980) and the target counts as the top one.
+    g = 2000 // BL.EQ_N
+    top = (BL.EQ_N - 1) * g
+    (x, fx), (y, fy) = ((t // g * g, (t % g) / g) if t < top else (top - g, 1.0)
                         for t in totals)
     v = [[table.value(x + i * g, y + j * g, deal="us") for j in (0, 1)] for i in (0, 1)]
     return ((v[0][0] * (1 - fy) + v[0][1] * fy) * (1 - fx)
