@@ -35,6 +35,25 @@ def outcomes_name(profile: Profile | str) -> str:
     return f"bidder-outcomes-{get_profile(profile).name}.npy"
 
 
+def _read(name: str, what: str) -> np.ndarray:
+    """The array in the package data file ``name`` (``what`` it is, for the errors).
+
+    Raises
+    ------
+    InputError
+        When the file is missing or unreadable.
+    """
+    res = resources.files("simcoinche.players").joinpath(TABLE_DIR, name)
+    try:
+        with res.open("rb") as f:
+            return np.load(f, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError(f"{what} is missing from the package ({TABLE_DIR}/{name}); refit "
+                         "it with analysis/fit_bidder.py") from None
+    except ValueError as exc:
+        raise InputError(f"{what} is unreadable ({name}): {exc}") from None
+
+
 @cache
 def bid_outcomes(profile: Profile | str | None) -> np.ndarray:
     """The shipped outcome spread of ``profile``'s cells (read-only ``float64[BO_LEN]``,
@@ -48,16 +67,7 @@ def bid_outcomes(profile: Profile | str | None) -> np.ndarray:
     """
     prof = get_profile(profile)
     name = outcomes_name(prof)
-    res = resources.files("simcoinche.players").joinpath(TABLE_DIR, name)
-    try:
-        with res.open("rb") as f:
-            out = np.load(f, allow_pickle=False)
-    except FileNotFoundError:
-        raise InputError(f"the bidder's outcome spread for profile {prof.name!r} is missing "
-                         f"from the package ({TABLE_DIR}/{name}); refit it with "
-                         "analysis/fit_bidder.py") from None
-    except ValueError as exc:
-        raise InputError(f"{name} is unreadable: {exc}") from None
+    out = _read(name, f"the bidder's outcome spread for profile {prof.name!r}")
     check_outcomes(out, prof, name)
     out.setflags(write=False)
     return out
@@ -83,17 +93,7 @@ def check_outcomes(out: np.ndarray, profile: Profile | str, origin: str) -> None
 @cache
 def _load(name: str) -> np.ndarray:
     prof = get_profile(name)
-    res = resources.files("simcoinche.players").joinpath(TABLE_DIR, table_name(prof))
-    try:
-        with res.open("rb") as f:
-            tables = np.load(f, allow_pickle=False)
-    except FileNotFoundError:
-        raise InputError(f"the bidder's tables for profile {prof.name!r} are missing from "
-                         f"the package ({TABLE_DIR}/{table_name(prof)}); refit them with "
-                         "analysis/fit_bidder.py") from None
-    except ValueError as exc:
-        raise InputError(f"the bidder's tables {table_name(prof)} are unreadable: "
-                         f"{exc}") from None
+    tables = _read(table_name(prof), f"the bidder's tables for profile {prof.name!r}")
     check_tables(tables, prof, table_name(prof))
     tables.setflags(write=False)
     return tables
