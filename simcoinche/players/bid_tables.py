@@ -48,10 +48,10 @@ def _read(name: str, what: str) -> np.ndarray:
         with res.open("rb") as f:
             return np.load(f, allow_pickle=False)
     except FileNotFoundError:
-        raise InputError(f"{what} is missing from the package ({TABLE_DIR}/{name}); refit "
-                         "it with analysis/fit_bidder.py") from None
+        raise InputError(f"{what}: {TABLE_DIR}/{name} is missing from the package; refit "
+                         "with analysis/fit_bidder.py") from None
     except ValueError as exc:
-        raise InputError(f"{what} is unreadable ({name}): {exc}") from None
+        raise InputError(f"{what}: {name} is unreadable: {exc}") from None
 
 
 @cache
