@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numba import njit
+from test_bidder import _state as bidder_state
 from test_parties import replay
 
 import simcoinche
@@ -20,10 +21,8 @@ from simcoinche._kernels.auction import (
     A_PARTIE,
     A_PENDING,
     A_TOTAL,
-    AUCTION_STATE_LEN,
     auction_apply,
     auction_check,
-    auction_start,
 )
 from simcoinche._kernels.bidder import fitted_action
 from simcoinche._kernels.layout import P_PARTIE_RULE
@@ -39,7 +38,6 @@ from simcoinche.players.bid_tables import bid_outcomes, check_outcomes
 from simcoinche.players.equity import shipped_table
 from simcoinche.players.registry import param_array
 from simcoinche.rules import reference
-from simcoinche.rules.actions import parse_action
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import PROFILES, get_profile
 
@@ -61,18 +59,14 @@ def _row(profile="federal", **over):
 
 
 def _state(tokens, dealer, score=None, pending=(0, 0)):
-    st = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
-    auction_start(st, dealer)
-    acts = np.zeros(128, dtype=np.uint8)
-    for j, t in enumerate(tokens):
-        a = parse_action(t, FEDERAL)
-        assert auction_apply(st, a, FEDERAL.packed) == 0
-        acts[j] = a
+    """The federal auction after ``tokens`` (test_bidder's helper), with the partie's
+    score in its slots when ``score`` is given."""
+    st, acts, n = bidder_state(tokens, FEDERAL, dealer)
     if score is not None:
         st[A_PARTIE] = 1
         st[A_TOTAL:A_TOTAL + 2] = score
         st[A_PENDING:A_PENDING + 2] = pending
-    return st, acts, len(tokens)
+    return st, acts, n
 
 
 # --- the inputs it reads ------------------------------------------------------------------
