@@ -36,7 +36,7 @@ import sys
 import time
 from pathlib import Path
 
-from simcoinche.players.registry import FITTED_BIDDER_PARAMS
+from simcoinche.players.registry import FITTED_BIDDER_MARGINS
 from simcoinche.runs.match import match
 
 #: Search ranges (marks) of the margins.
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("error: optuna is missing: pip install 'simcoinche[tune]'", file=sys.stderr)
         return 2
-    names = [p.name for p in FITTED_BIDDER_PARAMS]
+    names = [p.name for p in FITTED_BIDDER_MARGINS]
     assert set(names) == set(RANGES), "every margin of the bidder has a search range"
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     trials = []
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     study = optuna.create_study(direction="maximize",
                                 sampler=optuna.samplers.TPESampler(seed=args.sampler_seed))
     # The shipped defaults are the first trial: the search must beat them.
-    study.enqueue_trial({p.name: p.default for p in FITTED_BIDDER_PARAMS})
+    study.enqueue_trial({p.name: p.default for p in FITTED_BIDDER_MARGINS})
     study.optimize(objective, n_trials=args.trials)
     best = study.best_params
     check = score(best, args.profile, args.deals, args.check_seed)

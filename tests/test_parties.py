@@ -209,14 +209,18 @@ def test_every_partie_of_each_profile_replays_with_the_reference_partie(profile,
     assert replay(df, profile) == int(df["n_donnes"].sum())
 
 
-def test_donne_k_of_partie_p_is_the_donne_of_its_own_stream(federal):
+def test_donne_k_of_partie_p_is_the_donne_of_its_own_stream():
     # Partie p's donne k is play_one keyed (partie_key(seed, p), k) with dealer (p + k) % 4:
     # for p % 4 == 0 that is run_batch over the partie's key with the rotating dealer.
-    _, codes, params = team_players("heuristic", None, get_profile("federal"))
+    # Score-blind players: a score-aware bidder calls by the partie's score, which a
+    # single donne does not have.
+    blind = "heuristic:score_aware=0"
+    rows = simcoinche.parties(405, seed=9, players=blind, progress=False)
+    _, codes, params = team_players(blind, None, get_profile("federal"))
     prof = get_profile("federal").packed
     run_key = seed_key(np.uint64(9))
     for p in (0, 4, 404):
-        row = federal.iloc[p]
+        row = rows.iloc[p]
         n = int(row.n_donnes)
         out = np.zeros((N_OUT, n + 1), dtype=np.int32)[:, :n]
         empty = (np.zeros((0, 128), np.uint8), np.zeros(0, np.int16), np.zeros((0, 32), np.uint8))

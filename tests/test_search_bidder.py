@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from simcoinche.players.registry import FITTED_BIDDER_PARAMS
+from simcoinche.players.registry import FITTED_BIDDER_MARGINS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,7 @@ def test_search_records_trials_from_the_defaults_and_replays_the_best(tmp_path):
     # Trial 0 is the shipped defaults; its objective is the worse of its two matches,
     # and against itself (the defaults) a duplicate match is exactly even.
     first = doc["trials"][0]
-    assert first["values"] == {p.name: p.default for p in FITTED_BIDDER_PARAMS}
+    assert first["values"] == {p.name: p.default for p in FITTED_BIDDER_MARGINS}
     assert first["defaults"]["mean"] == 0.0
     assert first["objective"] == min(first["club"]["mean"], first["defaults"]["mean"])
     best = max(doc["trials"], key=lambda t: t["objective"])

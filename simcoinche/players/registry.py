@@ -99,7 +99,7 @@ RANDOM = PlayerKind(
 #: sane (5.6 % at 160, 75 % made) and still beats both club and the 59.4 bidder
 #: (analysis/output/bidder-search/compete-scan.json). The tables themselves are package
 #: data (bid_tables), fitted with the searched margins.
-FITTED_BIDDER_PARAMS = (
+FITTED_BIDDER_MARGINS = (
     Param("pass_ev", B.FB_PASS_EV, 2.4,
           "marks a pass is worth when nobody has bid (the donne may be redealt)"),
     Param("bid_margin", B.FB_BID_MARGIN, -11.2,
@@ -114,6 +114,10 @@ FITTED_BIDDER_PARAMS = (
           "marks a surcoinche must expect above playing coinched"),
     Param("capot_margin", B.FB_CAPOT_MARGIN, 40.7,
           "marks a capot bid must expect above the best other action"),
+)
+#: The data-fitted bidder's parameters: its margins (marks) and the score-aware switch.
+FITTED_BIDDER_PARAMS = (
+    *FITTED_BIDDER_MARGINS,
     Param("score_aware", SB.FB_SCORE_AWARE, 1.0,
           "in a partie, call for the best chance of winning it (match equity) instead of "
           "the best marks; 0 bids score-blind", integer=True, minimum=0, maximum=1),
