@@ -57,6 +57,7 @@ from simcoinche._kernels.players import (
     I_TRICK,
     I_TRICKS,
     I_VOID,
+    PM_WORLDS,
 )
 from simcoinche._kernels.rng import bounded, lowest_bit, popcount32
 from simcoinche._kernels.sampler import (
@@ -68,9 +69,6 @@ from simcoinche._kernels.sampler import (
     sample_one,
 )
 
-# Offset of ``worlds`` in the player's float64 parameter row: after the heuristic's
-# parameters (the PIMC player bids with them).
-PM_WORLDS = 40
 # Transposition table of the per-thread solver: 2**PIMC_TT_LOG2 slots.
 PIMC_TT_LOG2 = dd.TT_LOG2
 _ALL_CARDS = np.int64(0xFFFFFFFF)

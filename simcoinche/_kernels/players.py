@@ -59,6 +59,10 @@ N_PLAYER_KINDS = 4
 # of the run's profile and the blocks derived from them (:mod:`.bid_layout`; zeros for
 # players that do not bid with them).
 PARAM_LEN = BT_END
+# Offset of ``worlds`` in the player's float64 parameter row: after the heuristic's
+# parameters (the PIMC player bids with them). Here, not in :mod:`.pimc`, so that reading
+# it does not import (and compile) the double-dummy solver.
+PM_WORLDS = 40
 # The PIMC player's thinking bidder (:mod:`.think_bid`), after the data-fitted bidder's
 # margins (FB_* 41-47 of :mod:`.bidder`) and before its tables (BT_OFFSET).
 PM_BID_WORLDS = 48      # worlds per call; 0: the data-fitted bidder alone

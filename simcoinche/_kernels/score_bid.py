@@ -201,32 +201,54 @@ def _after(params, row, score, us_mark, them_mark, us_tricks, them_tricks, us_fa
     return 1.0 - equity_at(params, row, np.float64(at), np.float64(au), qt, qu, target)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cell_equity(params, row, cell, we_take, capot, score):
     """P(we win the partie) if the contract of outcome cell ``cell`` (offset of its
-    ``N_STATS`` numbers, takers' side) is played, ``we_take`` whether our team holds it."""
+    ``N_STATS`` numbers, takers' side) is played, ``we_take`` whether our team holds it.
+    Compiled once, called from every candidate (its two outcomes share one copy of
+    :func:`_after`)."""
     p = params[row, cell + ST_MADE]
     eq = 0.0
-    if p > 0.0:
-        t = params[row, cell + ST_TAKERS_MADE]
-        d = params[row, cell + ST_DEFENCE_MADE]
-        # Made: the takers won a trick; the defence too unless the contract is a capot.
-        dt = np.int64(0 if capot else 1)
-        if we_take:
-            eq += p * _after(params, row, score, t, d, np.int64(1), dt, False, False)
+    for failed in range(2):
+        share = 1.0 - p if failed else p
+        if share <= 0.0:
+            continue
+        if failed:
+            # Failed: the takers are failed takers ("crossed ... while failing as takers").
+            t = params[row, cell + ST_TAKERS_FAILED]
+            d = params[row, cell + ST_DEFENCE_FAILED]
+            dt = np.int64(1)
         else:
-            eq += p * _after(params, row, score, d, t, dt, np.int64(1), False, False)
-    if p < 1.0:
-        t = params[row, cell + ST_TAKERS_FAILED]
-        d = params[row, cell + ST_DEFENCE_FAILED]
-        # Failed: the takers are failed takers ("crossed ... while failing as takers").
+            # Made: the takers won a trick; the defence too unless the contract is a capot.
+            t = params[row, cell + ST_TAKERS_MADE]
+            d = params[row, cell + ST_DEFENCE_MADE]
+            dt = np.int64(0 if capot else 1)
         if we_take:
-            eq += (1.0 - p) * _after(params, row, score, t, d, np.int64(1), np.int64(1),
-                                     True, False)
+            um, tm, ut, tt, uf, tf = t, d, np.int64(1), dt, failed == 1, False
         else:
-            eq += (1.0 - p) * _after(params, row, score, d, t, np.int64(1), np.int64(1),
-                                     False, True)
+            um, tm, ut, tt, uf, tf = d, t, dt, np.int64(1), False, failed == 1
+        eq += share * _after(params, row, score, um, tm, ut, tt, uf, tf)
     return eq
+
+
+@njit(cache=True)
+def _local(params, row, score):
+    """``(slope, now)`` at ``score``: the local slope of P(we win) per mark of difference
+    (scoring ``SLOPE_MARKS`` against conceding them, over twice ``SLOPE_MARKS``) and
+    P(we win) if the score stays as it is. Compiled once (one copy of :func:`_after`)."""
+    one = np.int64(1)
+    diff = 0.0
+    for conceded in range(2):
+        us = 0.0 if conceded else SLOPE_MARKS
+        them = SLOPE_MARKS if conceded else 0.0
+        e = _after(params, row, score, us, them, one, one, False, False)
+        diff += -e if conceded else e
+    if score[6]:
+        a, b, pa, pb = score[0], score[1], score[2], score[3]
+    else:
+        a, b, pa, pb = score[1], score[0], score[3], score[2]
+    e = equity_at(params, row, np.float64(a), np.float64(b), pa, pb, score[4])
+    return diff / (2.0 * SLOPE_MARKS), e if score[6] else 1.0 - e
 
 
 @njit(cache=True, inline="always")
@@ -243,6 +265,21 @@ def def_cell(def_off, kd, mi):
     c = kind_class(kd)
     b = (def_off - (BT_CLASSES + c * CLASS_LEN + DEF_EV)) // N_MULT
     return BO_DEF + ((c * NB + b) * N_MULT + mi) * N_STATS
+
+
+@njit(cache=True)
+def _kind_bucket(kd, h, summary, ctx, leads, params, row, prof):
+    """Own bucket of kind ``kd`` for hand bits ``h``, -1 for a kind the profile does not
+    allow. Compiled once (one copy of each bucket's score, not six inlined copies)."""
+    if kd < 4:
+        return suit_bucket(h, kd, summary, ctx, leads, params, row)
+    if kd == 4:
+        if prof[P_ALLOW_SA] == 0:
+            return np.int64(-1)
+        return own_bucket_of(_sans_atout_features(h, summary), 4, ctx, leads, params, row)
+    if prof[P_ALLOW_TA] == 0:
+        return np.int64(-1)
+    return own_bucket_of(_tout_atout_features(h, summary), 5, ctx, leads, params, row)
 
 
 @njit(cache=True, inline="always")
@@ -263,6 +300,8 @@ def _weigh_kind(kd, b, lowest, margin, slope, score, state, params, row, nv):
     level in marks and capot, against ``state = (best, best_lv, tied, best_a)`` as in
     :func:`.bidder._bid_kind`, values in equity. Returns the updated state."""
     best, best_lv, tied, best_a = state
+    # (typed bool, not a literal: one compiled _cell_equity for both sides)
+    us_take = np.bool_(True)
     off = own_values_row(kd, b)
     k_lv = np.int64(params[row, BT_BEST + (kind_class(kd) * NB + b) * NLEV + lowest])
     for q in range(3):
@@ -276,7 +315,7 @@ def _weigh_kind(kd, b, lowest, margin, slope, score, state, params, row, nv):
             continue
         m = margin + (params[row, FB_CAPOT_MARGIN] if lv == nv else 0.0)
         marks = params[row, off + lv * N_MULT] - m
-        ev = _cell_equity(params, row, own_cell(kd, b, lv, 0), True, lv == nv, score) \
+        ev = _cell_equity(params, row, own_cell(kd, b, lv, 0), us_take, lv == nv, score) \
             - slope * m + TIE_PER_MARK * marks
         if ev > best:
             best = ev
@@ -301,6 +340,9 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
             not params[row, EQ_STEP] > 0.0:
         # No tables, spread or equity grid for this profile: refuse (counted fault).
         return illegal_action(astate)
+    # Typed bools, not literals: one compiled _cell_equity for both sides.
+    us_take = np.bool_(True)
+    them_take = np.bool_(False)
     seat = astate[A_TO_SPEAK]
     level = astate[A_LEVEL]
     bidder = astate[A_BIDDER]
@@ -317,10 +359,7 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
     score = (np.int64(astate[A_TOTAL + us]), np.int64(astate[A_TOTAL + 1 - us]),
              np.int64(astate[A_PENDING + us]), np.int64(astate[A_PENDING + 1 - us]),
              target, prof[P_PARTIE_RULE], n_actions % 2 == 0)
-    one = np.int64(1)
-    slope = (_after(params, row, score, SLOPE_MARKS, 0.0, one, one, False, False)
-             - _after(params, row, score, 0.0, SLOPE_MARKS, one, one, False, False)) \
-        / (2.0 * SLOPE_MARKS)
+    slope, now = _local(params, row, score)
 
     # --- passing, coinche, surcoinche ---------------------------------------------------
     best_a = ACT_PASS
@@ -329,19 +368,13 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
     if bidder < 0:
         # Nobody has bid: the score stays as it is, plus the fitted worth of a pass.
         pe = params[row, FB_PASS_EV]
-        if score[6]:
-            now = equity_at(params, row, np.float64(score[0]), np.float64(score[1]),
-                            score[2], score[3], target)
-        else:
-            now = 1.0 - equity_at(params, row, np.float64(score[1]), np.float64(score[0]),
-                                  score[3], score[2], target)
         best = now + slope * pe + TIE_PER_MARK * pe
         margin = params[row, FB_BID_MARGIN]
     elif ours:
         # Our contract stands as it is.
         b = own_bucket(hand, summary, cur_kd, ctx, leads, params, row)
         marks = params[row, own_values_row(cur_kd, b) + level * N_MULT + mult_index(mult)]
-        best = _cell_equity(params, row, own_cell(cur_kd, b, level, mult_index(mult)), True,
+        best = _cell_equity(params, row, own_cell(cur_kd, b, level, mult_index(mult)), us_take,
                             level == nv, score) + TIE_PER_MARK * marks
         margin = params[row, FB_RAISE_MARGIN]
         if mult == 2 and prof[P_ALLOW_SURCOINCHE] != 0 and \
@@ -349,7 +382,7 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
             # "Surcoinche": our coinched contract at x4.
             m = params[row, FB_SURCOINCHE_MARGIN]
             marks = params[row, own_values_row(cur_kd, b) + level * N_MULT + 2] - m
-            ev = _cell_equity(params, row, own_cell(cur_kd, b, level, 2), True, level == nv,
+            ev = _cell_equity(params, row, own_cell(cur_kd, b, level, 2), us_take, level == nv,
                               score) - slope * m + TIE_PER_MARK * marks
             if ev > best:
                 best = ev
@@ -359,14 +392,14 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
         def_off = def_values_row(hand, summary, cur_kd, _value_of_level(level, prof), ctx,
                                  params, row)
         mi = mult_index(mult)
-        best = _cell_equity(params, row, def_cell(def_off, cur_kd, mi), False, level == nv,
+        best = _cell_equity(params, row, def_cell(def_off, cur_kd, mi), them_take, level == nv,
                             score) - TIE_PER_MARK * params[row, def_off + mi]
         margin = params[row, FB_COMPETE_MARGIN]
         if mult == 1 and auction_check_inline(astate, ACT_COINCHE, prof) == 0:
             # "Coinche": their contract at x2.
             m = params[row, FB_COINCHE_MARGIN]
             marks = -params[row, def_off + 1] - m
-            ev = _cell_equity(params, row, def_cell(def_off, cur_kd, 1), False, level == nv,
+            ev = _cell_equity(params, row, def_cell(def_off, cur_kd, 1), them_take, level == nv,
                               score) - slope * m + TIE_PER_MARK * marks
             if ev > best:
                 best = ev
@@ -379,16 +412,12 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
         # Every kind's bucket, then its worth in marks (its best level or capot, margins
         # off); only the two kinds worth most in marks (and any tied with the second)
         # are weighed in equity: the weighing costs two outcomes per level.
-        b0 = suit_bucket(h, 0, summary, ctx, leads, params, row)
-        b1 = suit_bucket(h, 1, summary, ctx, leads, params, row)
-        b2 = suit_bucket(h, 2, summary, ctx, leads, params, row)
-        b3 = suit_bucket(h, 3, summary, ctx, leads, params, row)
-        b4 = np.int64(-1)
-        b5 = np.int64(-1)
-        if prof[P_ALLOW_SA] != 0:
-            b4 = own_bucket_of(_sans_atout_features(h, summary), 4, ctx, leads, params, row)
-        if prof[P_ALLOW_TA] != 0:
-            b5 = own_bucket_of(_tout_atout_features(h, summary), 5, ctx, leads, params, row)
+        b0 = _kind_bucket(np.int64(0), h, summary, ctx, leads, params, row, prof)
+        b1 = _kind_bucket(np.int64(1), h, summary, ctx, leads, params, row, prof)
+        b2 = _kind_bucket(np.int64(2), h, summary, ctx, leads, params, row, prof)
+        b3 = _kind_bucket(np.int64(3), h, summary, ctx, leads, params, row, prof)
+        b4 = _kind_bucket(np.int64(4), h, summary, ctx, leads, params, row, prof)
+        b5 = _kind_bucket(np.int64(5), h, summary, ctx, leads, params, row, prof)
         w0 = _kind_marks(0, b0, lowest, params, row, nv)
         w1 = _kind_marks(1, b1, lowest, params, row, nv)
         w2 = _kind_marks(2, b2, lowest, params, row, nv)

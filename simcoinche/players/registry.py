@@ -22,7 +22,6 @@ from simcoinche._kernels import heuristic as H
 from simcoinche._kernels import players as K
 from simcoinche._kernels import score_bid as SB
 from simcoinche._kernels import think_bid as TB
-from simcoinche._kernels.pimc import PM_WORLDS
 from simcoinche.players.bid_tables import (
     best_levels,
     bid_outcomes,
@@ -151,7 +150,7 @@ PIMC = PlayerKind(
     "legal card; the best mean for its team. Bids like the heuristic player (data-fitted), "
     "or with bid_worlds > 0 tries every candidate call on deals consistent with the auction",
     (*HEURISTIC.params,
-     Param("worlds", PM_WORLDS, 32.0, "deals sampled and solved per card played",
+     Param("worlds", K.PM_WORLDS, 32.0, "deals sampled and solved per card played",
            integer=True, minimum=1, maximum=4096),
      Param("bid_worlds", K.PM_BID_WORLDS, 0.0,
            "thinking bidder: deals consistent with the auction on which every candidate "

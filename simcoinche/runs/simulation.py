@@ -39,7 +39,6 @@ from simcoinche._kernels.donne import (
     Outputs,
     Players,
 )
-from simcoinche._kernels.pimc import PIMC_TT_LOG2
 from simcoinche._kernels.players import PLAYER_PIMC
 from simcoinche._kernels.rng import seed_key
 from simcoinche._version import RULES_VERSION, __version__
@@ -186,6 +185,9 @@ def think_arg(codes: np.ndarray) -> np.int64 | None:
     team is a PIMC player, then the log2 of its per-thread solver table
     (:mod:`simcoinche._kernels.thinking`)."""
     if PLAYER_PIMC in np.asarray(codes).tolist():
+        # Imported here: the solver compiles when imported (its search has a signature),
+        # which only runs with a thinking player should pay.
+        from simcoinche._kernels.pimc import PIMC_TT_LOG2
         return np.int64(PIMC_TT_LOG2)
     return None
 
