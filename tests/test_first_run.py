@@ -100,3 +100,32 @@ def test_prepare_kernels_warms_first_and_speaks_only_when_compiling():
     # ... and points to the command that compiles every command's kernels at once.
     assert "'simcoinche warmup --all'" in lines[0]
     assert "exclude" in lines[1]
+
+
+# Every command's run modules, the players and the analysis the commands use, except the
+# double-dummy ones (`dd`, `simulate --dd`, the PIMC player), which need the solver.
+_SOLVER_FREE = ("simcoinche.runs.simulation", "simcoinche.runs.partie",
+                "simcoinche.runs.match", "simcoinche.runs.duplicate",
+                "simcoinche.runs.partie_match", "simcoinche.runs.peer_match",
+                "simcoinche.runs.rollout", "simcoinche.players.registry",
+                "simcoinche.players.table", "simcoinche.analysis.conditioned",
+                "simcoinche.analysis.advisor", "simcoinche.commands.cli")
+
+
+def test_only_double_dummy_work_imports_the_solver(tmp_path):
+    # Importing _kernels.dd compiles its search (it has a signature): 31 s of every cold
+    # simulate until the constants PM_WORLDS and PIMC_TT_LOG2 stopped pulling it in.
+    code = ("import importlib, sys\n"
+            f"for m in {_SOLVER_FREE!r}:\n"
+            "    importlib.import_module(m)\n"
+            "print(sorted(m for m in sys.modules if m.startswith('simcoinche._kernels.')))\n")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["SIMCOINCHE_CACHE_DIR"] = str(tmp_path)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    loaded = proc.stdout
+    assert "simcoinche._kernels.bidder" in loaded     # the check sees the kernels it loads
+    for solver in ("simcoinche._kernels.dd'", "simcoinche._kernels.pimc'",
+                   "simcoinche._kernels.dd_batch'"):
+        assert solver not in loaded
