@@ -267,21 +267,6 @@ def def_cell(def_off, kd, mi):
     return BO_DEF + ((c * NB + b) * N_MULT + mi) * N_STATS
 
 
-@njit(cache=True)
-def _kind_bucket(kd, h, summary, ctx, leads, params, row, prof):
-    """Own bucket of kind ``kd`` for hand bits ``h``, -1 for a kind the profile does not
-    allow. Compiled once (one copy of each bucket's score, not six inlined copies)."""
-    if kd < 4:
-        return suit_bucket(h, kd, summary, ctx, leads, params, row)
-    if kd == 4:
-        if prof[P_ALLOW_SA] == 0:
-            return np.int64(-1)
-        return own_bucket_of(_sans_atout_features(h, summary), 4, ctx, leads, params, row)
-    if prof[P_ALLOW_TA] == 0:
-        return np.int64(-1)
-    return own_bucket_of(_tout_atout_features(h, summary), 5, ctx, leads, params, row)
-
-
 @njit(cache=True, inline="always")
 def _kind_marks(kd, b, lowest, params, row, nv):
     """Kind ``kd``'s worth in marks from level ``lowest`` (own bucket ``b``): its best
@@ -412,12 +397,16 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
         # Every kind's bucket, then its worth in marks (its best level or capot, margins
         # off); only the two kinds worth most in marks (and any tied with the second)
         # are weighed in equity: the weighing costs two outcomes per level.
-        b0 = _kind_bucket(np.int64(0), h, summary, ctx, leads, params, row, prof)
-        b1 = _kind_bucket(np.int64(1), h, summary, ctx, leads, params, row, prof)
-        b2 = _kind_bucket(np.int64(2), h, summary, ctx, leads, params, row, prof)
-        b3 = _kind_bucket(np.int64(3), h, summary, ctx, leads, params, row, prof)
-        b4 = _kind_bucket(np.int64(4), h, summary, ctx, leads, params, row, prof)
-        b5 = _kind_bucket(np.int64(5), h, summary, ctx, leads, params, row, prof)
+        b0 = suit_bucket(h, 0, summary, ctx, leads, params, row)
+        b1 = suit_bucket(h, 1, summary, ctx, leads, params, row)
+        b2 = suit_bucket(h, 2, summary, ctx, leads, params, row)
+        b3 = suit_bucket(h, 3, summary, ctx, leads, params, row)
+        b4 = np.int64(-1)
+        b5 = np.int64(-1)
+        if prof[P_ALLOW_SA] != 0:
+            b4 = own_bucket_of(_sans_atout_features(h, summary), 4, ctx, leads, params, row)
+        if prof[P_ALLOW_TA] != 0:
+            b5 = own_bucket_of(_tout_atout_features(h, summary), 5, ctx, leads, params, row)
         w0 = _kind_marks(0, b0, lowest, params, row, nv)
         w1 = _kind_marks(1, b1, lowest, params, row, nv)
         w2 = _kind_marks(2, b2, lowest, params, row, nv)
