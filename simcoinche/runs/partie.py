@@ -33,10 +33,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from simcoinche._kernels import donne as D
@@ -58,6 +57,7 @@ from simcoinche.runs.results import (
     Column,
     _as_numpy,
     _c,
+    arrow_array,
     schema,
 )
 from simcoinche.runs.simulation import (
@@ -68,6 +68,9 @@ from simcoinche.runs.simulation import (
     _RunPlan,
     positive_int,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_CHUNK = 1 << 14
 DEFAULT_MAX_DONNES = 1000
@@ -272,16 +275,16 @@ class _PartieBuffers:
         offsets = np.zeros(k + 1, dtype=np.int32)
         np.cumsum(n_donnes, out=offsets[1:])
         assert offsets[-1] == total
-        offsets_arr = pa.array(offsets)
+        offsets_arr = arrow_array(offsets)
         arrays: list[pa.Array] = []
         for col in PARTIE_COLUMNS:
             if col.name == "partie":
-                arrays.append(pa.array(np.arange(start, start + k, dtype=np.int64)))
+                arrays.append(arrow_array(np.arange(start, start + k, dtype=np.int64)))
             elif pa.types.is_list(col.type):
-                values = pa.array(_as_numpy(d[col.source], col.type.value_type))
+                values = arrow_array(_as_numpy(d[col.source], col.type.value_type))
                 arrays.append(pa.ListArray.from_arrays(offsets_arr, values))
             else:
-                arrays.append(pa.array(_as_numpy(self.pout[col.source, :k], col.type)))
+                arrays.append(arrow_array(_as_numpy(self.pout[col.source, :k], col.type)))
         return pa.Table.from_arrays(arrays, schema=sch)
 
 

@@ -19,17 +19,18 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
-import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
 from simcoinche._kernels import donne as D
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 METADATA_KEY = b"simcoinche"
 MANIFEST_NAME = "manifest.json"
@@ -143,10 +144,10 @@ def chunk_table(start: int, out: np.ndarray, auc: np.ndarray | None,
     for f in sch:
         col = _COLUMN_BY_NAME[f.name]
         if col.dd_kind >= 0:
-            arrays.append(pa.array(np.ascontiguousarray(dd[col.dd_kind, :n],
-                                                        dtype=np.int16)))
+            arrays.append(arrow_array(np.ascontiguousarray(dd[col.dd_kind, :n],
+                                                           dtype=np.int16)))
         elif col.name == "donne":
-            arrays.append(pa.array(np.arange(start, start + n, dtype=np.int64)))
+            arrays.append(arrow_array(np.arange(start, start + n, dtype=np.int64)))
         elif col.name == "auction":
             lens = auc_len[:n].astype(np.int32)
             offsets = np.zeros(n + 1, dtype=np.int32)
@@ -160,8 +161,20 @@ def chunk_table(start: int, out: np.ndarray, auc: np.ndarray | None,
             arrays.append(pa.FixedSizeBinaryArray.from_buffers(
                 pa.binary(32), n, [None, pa.py_buffer(data)]))
         else:
-            arrays.append(pa.array(_as_numpy(out[col.source], col.type)))
+            arrays.append(arrow_array(_as_numpy(out[col.source], col.type)))
     return pa.Table.from_arrays(arrays, schema=sch)
+
+
+def arrow_array(values: np.ndarray) -> pa.Array:
+    """A one-dimensional numpy column as an Arrow array (zero-copy but for booleans, which
+    Arrow packs into bits). ``pa.array`` gives the same array but imports pandas to look
+    at its argument, a third of a short run's start (issue 24)."""
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:
+        bits = np.packbits(values, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values),
+                                 [None, pa.py_buffer(values)])
 
 
 def _as_numpy(values: np.ndarray, typ: pa.DataType) -> np.ndarray:
@@ -269,6 +282,8 @@ def tidy(df: pd.DataFrame) -> pd.DataFrame:
     The category codes equal the contract kinds (``df.trump.cat.codes``; -1 if passed out).
     """
     if "trump" in df.columns and df["trump"].dtype.kind in "iu":
+        import pandas as pd  # here, not at import: a run to a file needs no pandas
+
         codes = df["trump"].to_numpy().astype(np.int8)
         df["trump"] = pd.Categorical.from_codes(codes, categories=TRUMP_CATEGORIES)
     return df
@@ -324,6 +339,8 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         view = dd_view(df, meta.get("profile"))
         if columns is not None:
             df = df[list(columns)]
+        import pandas as pd
+
         return pd.concat([df, view[list(VIEW_COLUMNS)]], axis=1)
     return tidy(read_table(path, columns).to_pandas())
 
@@ -352,6 +369,8 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                                  "simcoinche.runs.results.COLUMNS (donnes) or "
                                  "simcoinche.runs.partie.PARTIE_COLUMNS (parties)")
         if Path(path).is_dir():
+            import pyarrow.dataset as pads  # here: it imports pandas, which a run does not need
+
             table = pads.dataset(files, format="parquet").to_table(columns=columns)
         else:
             table = pq.read_table(path, columns=columns)

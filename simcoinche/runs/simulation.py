@@ -17,11 +17,10 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numba
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -55,6 +54,9 @@ from simcoinche.rules.profiles import Profile, get_profile
 from simcoinche.runs.arguments import check_seed, check_threads, positive_int
 from simcoinche.runs.compiling import SIMULATE_COMPILE_S, prepare_kernels
 from simcoinche.runs.results import chunk_table, schema, tidy
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_CHUNK = 1 << 18
 #: Blocks of donnes (``batch.BLOCK`` each, one with PIMC players) a kernel thread takes at
