@@ -16,7 +16,12 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
+import pytest
+
 from simcoinche.runs.compiling import kernels_cached, prepare_kernels
+from simcoinche.runs.results import arrow_array
 
 REPO = Path(__file__).resolve().parent.parent
 MESSAGE = "compiling the {} kernels (first run only, about"
@@ -133,3 +138,40 @@ def test_only_double_dummy_work_imports_the_solver(tmp_path):
     assert "simcoinche._kernels.bidder" in loaded     # the check sees the kernels it loads
     prefix = "simcoinche._kernels."
     assert not loaded & {prefix + "dd", prefix + "pimc", prefix + "dd_batch"}
+
+
+# The modules a run to a file goes through, and the counting commands' (odds, advise).
+_PANDAS_FREE = ("simcoinche.runs.simulation", "simcoinche.runs.partie",
+                "simcoinche.analysis.hand_odds", "simcoinche.analysis.advisor",
+                "simcoinche.commands.cli")
+
+
+def test_a_run_to_a_file_and_the_counting_commands_import_no_pandas(tmp_path):
+    # pandas took a third of a warm `simulate -n 1000` (0.35 of 1.9 s): imported by the run
+    # modules for annotations, by pyarrow.dataset, and by pa.array, which looks for pandas
+    # objects in its argument. A run writes its Parquet without it.
+    code = ("import importlib, json, sys\n"
+            "import numpy as np\n"
+            f"for m in {_PANDAS_FREE!r}:\n"
+            "    importlib.import_module(m)\n"
+            "from simcoinche._kernels.donne import N_OUT\n"
+            "from simcoinche.runs.results import chunk_table, schema\n"
+            "t = chunk_table(0, np.ones((N_OUT, 10), np.int32), None, None, None,\n"
+            "                schema(False))\n"
+            "print(json.dumps([t.num_rows, 'pandas' in sys.modules]))\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO,
+                          env=_env(tmp_path), capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout) == [10, False]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "uint32", "int64"])
+def test_arrow_array_is_what_pa_array_gives(dtype):
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 7, 8, 13, 100):
+        values = rng.integers(-3, 4, size=2 * n)[::2]  # not contiguous
+        values = values != 0 if dtype == "bool" else values.astype(dtype)
+        got = arrow_array(values)
+        assert got.type == pa.from_numpy_dtype(np.dtype(dtype))
+        assert got.equals(pa.array(values))

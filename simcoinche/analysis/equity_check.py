@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simcoinche.analysis.stats import chi2_sf, wilson_interval
+from simcoinche.analysis.intervals import chi2_sf, wilson_interval
 from simcoinche.analysis.win_probability import partie_donnes
 from simcoinche.players.equity import EquityTable
 

@@ -52,7 +52,7 @@ from simcoinche._kernels.sampler import (
     sample_deals,
 )
 from simcoinche.analysis.conditioned import MAX_DRAWS, ObservedAuction, draw_kept, parse_auction
-from simcoinche.analysis.stats import wilson_interval
+from simcoinche.analysis.intervals import wilson_interval
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.cards import (
     CONTRACT_KIND_NAMES,

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcoinche.analysis.stats import wilson_interval
+from simcoinche.analysis.intervals import wilson_interval
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import get_profile
 from simcoinche.runs.partie import KIND, PER_DONNE
