@@ -83,6 +83,9 @@ MAX_TASKS = 200_000
 CONNECT_TIMEOUT = 10.0
 RUN_FILE = ".simcoinche-run"
 MANIFEST_INTERVAL = 1.0  # seconds between two manifest writes while parts complete
+# Seconds a refused run waits for the parts still in flight to delete themselves before it
+# removes the output directory it made (a longer part leaves the directory behind).
+IN_FLIGHT_WAIT = 10.0
 _PART_RE = re.compile(r"part-\d{6,}\.parquet(\.[0-9a-f]+\.partial)?")
 _MANIFEST_TMP_RE = re.compile(re.escape(MANIFEST_NAME) + r"\.[0-9a-f]+\.tmp")
 # Summary fields that describe the run, not accumulated statistics of its donnes.
@@ -670,14 +673,38 @@ def run_dask(plan: Any, out: str | os.PathLike[str] | None, default_out: Path, *
             folder.wipe()
             _remove(folder.path / RUN_FILE)
             if not existed:
-                try:
-                    folder.path.rmdir()
-                except OSError:
-                    pass  # something else is in it: left alone
+                _remove_made_directory(folder)
             raise
         finally:
             folder.unlock()
 
+
+
+def _remove_made_directory(folder: _Directory, wait: float = IN_FLIGHT_WAIT) -> None:
+    """Remove the output directory a refused run made, once the parts still in flight are
+    gone: a cancelled task a worker already runs finishes its part, finds the run id
+    changed and deletes its ``.partial`` file, and may create that file after the wipe.
+    Anything that is not the run's own (a part, a partial, a manifest) is left alone,
+    and so is the directory if the run's files have not gone within ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        folder.wipe()
+        try:
+            folder.path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            pass
+        try:
+            names = os.listdir(folder.path)
+        except OSError:
+            return
+        ours = all(n == MANIFEST_NAME or n == RUN_FILE or _PART_RE.fullmatch(n)
+                   or _MANIFEST_TMP_RE.fullmatch(n) for n in names)
+        if not ours or time.monotonic() > deadline:
+            return  # something else is in it, or a part still being written: left alone
+        time.sleep(0.02)
 
 def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
          folder: _Directory, overwrite: bool, threads: int | None, progress: bool | None,
