@@ -52,7 +52,8 @@ EDGE_QUANTILES = np.array([0.005, 0.01, 0.02, 0.03, 0.05, 0.07, 0.10, 0.15, 0.20
 
 def _solve(xtx: np.ndarray, xty: np.ndarray) -> np.ndarray:
     """Least-squares weights from the normal equations, by Gaussian elimination with
-    partial pivoting in a fixed order (no LAPACK: the same bits on every machine)."""
+    partial pivoting in a fixed order (no LAPACK, no BLAS: the same bits on every machine
+    and with every OpenBLAS kernel)."""
     n = xty.shape[0]
     a = xtx.astype(np.float64).copy() + RIDGE * np.eye(n)
     b = xty.astype(np.float64).copy()
@@ -67,7 +68,12 @@ def _solve(xtx: np.ndarray, xty: np.ndarray) -> np.ndarray:
             b[r] -= f * b[col]
     w = np.zeros(n)
     for r in range(n - 1, -1, -1):
-        w[r] = (b[r] - a[r, r + 1:] @ w[r + 1:]) / a[r, r]
+        # Term by term, left to right: a dot product (``@``, BLAS) adds in an order that
+        # depends on the processor's vector kernel, and so did the fitted bits.
+        s = b[r]
+        for k in range(r + 1, n):
+            s -= a[r, k] * w[k]
+        w[r] = s / a[r, r]
     return w
 
 
