@@ -399,3 +399,31 @@ def test_a_manifest_whose_task_list_contradicts_its_fingerprint_is_refused(
         _run(cluster, out, n=3000, task_size=1000)
     _run(cluster, out, n=3000, task_size=1000, overwrite=True)
     assert _manifest(out)["tasks"] == [[0, 1000], [1000, 1000], [2000, 1000]]
+
+
+# --- a refused run's directory --------------------------------------------------------------
+
+
+def test_a_refused_run_removes_its_directory_when_a_part_in_flight_wrote_after_the_wipe(
+        tmp_path):
+    # A cancelled task still running creates its partial after the wipe (the first rmdir
+    # fails); the partial is the run's own, so it is wiped again and the directory goes.
+    folder = dist._Directory(tmp_path / "ds")
+    folder.path.mkdir()
+    (folder.path / "part-000003.parquet.0123456789ab.partial").write_bytes(b"in flight")
+    dist._remove_made_directory(folder, wait=5.0)
+    assert not folder.path.exists()
+
+
+@pytest.mark.parametrize("name", [dist.RUN_FILE, "notes.txt"])
+def test_a_refused_run_leaves_a_directory_holding_what_is_not_its_own(tmp_path, name):
+    # Another run's run file (it locked the directory meanwhile) or a user's file: the
+    # directory stays with it at once, and the run's own files are not the loop's to keep
+    # wiping.
+    folder = dist._Directory(tmp_path / "ds")
+    folder.path.mkdir()
+    (folder.path / name).write_text("x")
+    t0 = time.monotonic()
+    dist._remove_made_directory(folder, wait=5.0)
+    assert (folder.path / name).exists()
+    assert time.monotonic() - t0 < 1.0

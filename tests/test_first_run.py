@@ -175,3 +175,12 @@ def test_arrow_array_is_what_pa_array_gives(dtype):
         got = arrow_array(values)
         assert got.type == pa.from_numpy_dtype(np.dtype(dtype))
         assert got.equals(pa.array(values))
+
+
+@pytest.mark.parametrize("values", [np.zeros((2, 3), np.int32), np.arange(4, dtype=">i4")])
+def test_arrow_array_refuses_what_it_would_misread(values):
+    # pa.array refuses both; from_buffers would read a 2-d array's first row, or the
+    # swapped bytes of a big-endian one.
+    with pytest.raises(ValueError, match="1-d array in native byte order"):
+        arrow_array(values)
+

@@ -679,20 +679,19 @@ def run_dask(plan: Any, out: str | os.PathLike[str] | None, default_out: Path, *
             folder.unlock()
 
 
-
 def _remove_made_directory(folder: _Directory, wait: float = IN_FLIGHT_WAIT) -> None:
-    """Remove the output directory a refused run made, once the parts still in flight are
-    gone: a cancelled task a worker already runs finishes its part, finds the run id
-    changed and deletes its ``.partial`` file, and may create that file after the wipe.
-    Anything that is not the run's own (a part, a partial, a manifest) is left alone,
-    and so is the directory if the run's files have not gone within ``wait`` seconds."""
+    """Remove the output directory a refused run made (its files already wiped).
+
+    A cancelled task that a worker already runs may create its ``.partial`` file after
+    the wipe, which makes ``rmdir`` fail; the task then finds the run id changed and
+    renames nothing. While the directory holds only such files of this run (parts,
+    partials, a manifest) they are wiped again and ``rmdir`` retried, for ``wait``
+    seconds at most. Anything else, such as another run's run file, stops it at once and
+    stays, with the directory. Never raises: the caller is reporting the refusal."""
     deadline = time.monotonic() + wait
     while True:
-        folder.wipe()
         try:
             folder.path.rmdir()
-            return
-        except FileNotFoundError:
             return
         except OSError:
             pass
@@ -700,11 +699,16 @@ def _remove_made_directory(folder: _Directory, wait: float = IN_FLIGHT_WAIT) -> 
             names = os.listdir(folder.path)
         except OSError:
             return
-        ours = all(n == MANIFEST_NAME or n == RUN_FILE or _PART_RE.fullmatch(n)
+        ours = all(n == MANIFEST_NAME or _PART_RE.fullmatch(n)
                    or _MANIFEST_TMP_RE.fullmatch(n) for n in names)
         if not ours or time.monotonic() > deadline:
             return  # something else is in it, or a part still being written: left alone
         time.sleep(0.02)
+        try:
+            folder.wipe()
+        except OSError:
+            return
+
 
 def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
          folder: _Directory, overwrite: bool, threads: int | None, progress: bool | None,

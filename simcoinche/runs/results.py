@@ -170,6 +170,10 @@ def arrow_array(values: np.ndarray) -> pa.Array:
     Arrow packs into bits). ``pa.array`` gives the same array but imports pandas to look
     at its argument, a third of a short run's start (issue 24)."""
     values = np.ascontiguousarray(values)
+    if values.ndim != 1 or not values.dtype.isnative:
+        # from_buffers would misread these (pa.array refuses them).
+        raise ValueError(f"arrow_array takes a 1-d array in native byte order, got "
+                         f"{values.dtype.str}{list(values.shape)}")
     if values.dtype == np.bool_:
         bits = np.packbits(values, bitorder="little")
         return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
