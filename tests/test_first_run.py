@@ -123,6 +123,14 @@ _SOLVER_FREE = ("simcoinche.runs.simulation", "simcoinche.runs.partie",
                 "simcoinche.analysis.advisor", "simcoinche.commands.cli")
 
 
+def _fresh_python(code: str, cache: Path) -> object:
+    """What ``code`` prints as JSON, run in a fresh interpreter (kernel cache ``cache``)."""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=_env(cache),
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout)
+
+
 def test_only_double_dummy_work_imports_the_solver(tmp_path):
     # Importing _kernels.dd compiles its search (it has a signature): 31 s of every cold
     # simulate until the constants PM_WORLDS and PIMC_TT_LOG2 stopped pulling it in.
@@ -130,11 +138,7 @@ def test_only_double_dummy_work_imports_the_solver(tmp_path):
             f"for m in {_SOLVER_FREE!r}:\n"
             "    importlib.import_module(m)\n"
             "print(json.dumps([m for m in sys.modules if m.startswith('simcoinche._kernels.')]))\n")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO,
-                          env=_env(tmp_path), capture_output=True, text=True, timeout=300,
-                          check=False)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    loaded = set(json.loads(proc.stdout))
+    loaded = set(_fresh_python(code, tmp_path))
     assert "simcoinche._kernels.bidder" in loaded     # the check sees the kernels it loads
     prefix = "simcoinche._kernels."
     assert not loaded & {prefix + "dd", prefix + "pimc", prefix + "dd_batch"}
@@ -159,11 +163,7 @@ def test_a_run_to_a_file_and_the_counting_commands_import_no_pandas(tmp_path):
             "t = chunk_table(0, np.ones((N_OUT, 10), np.int32), None, None, None,\n"
             "                schema(False))\n"
             "print(json.dumps([t.num_rows, 'pandas' in sys.modules]))\n")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO,
-                          env=_env(tmp_path), capture_output=True, text=True, timeout=300,
-                          check=False)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert json.loads(proc.stdout) == [10, False]
+    assert _fresh_python(code, tmp_path) == [10, False]
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "uint32", "int64"])
