@@ -83,11 +83,17 @@ MAX_TASKS = 200_000
 CONNECT_TIMEOUT = 10.0
 RUN_FILE = ".simcoinche-run"
 MANIFEST_INTERVAL = 1.0  # seconds between two manifest writes while parts complete
-# Seconds a refused run waits for the parts still in flight to delete themselves before it
-# removes the output directory it made (a longer part leaves the directory behind).
+# Seconds a refused run keeps wiping the partials that tasks still in flight create before
+# it gives up removing the output directory it made.
 IN_FLIGHT_WAIT = 10.0
 _PART_RE = re.compile(r"part-\d{6,}\.parquet(\.[0-9a-f]+\.partial)?")
 _MANIFEST_TMP_RE = re.compile(re.escape(MANIFEST_NAME) + r"\.[0-9a-f]+\.tmp")
+
+
+def _is_data_file(name: str) -> bool:
+    """A run's data file: a part, a partial part, the manifest or its temporary."""
+    return bool(name == MANIFEST_NAME or _PART_RE.fullmatch(name)
+                or _MANIFEST_TMP_RE.fullmatch(name))
 # Summary fields that describe the run, not accumulated statistics of its donnes.
 _RUN_FIELDS = frozenset({"n", "seconds", "threads", "players", "profile", "seed", "path"})
 # Kernel calls of the tasks running in one worker process go one at a time, each with all
@@ -452,8 +458,7 @@ class _Directory:
                              "directory")
         names = self.entries()
         if MANIFEST_NAME not in names:
-            foreign = [e for e in names if e != RUN_FILE and not _PART_RE.fullmatch(e)
-                       and not _MANIFEST_TMP_RE.fullmatch(e)]
+            foreign = [e for e in names if e != RUN_FILE and not _is_data_file(e)]
             if foreign:
                 raise InputError(f"output directory {where!r} is not empty and holds no "
                                  f"simcoinche {MANIFEST_NAME} (found {foreign[0]!r})")
@@ -505,8 +510,7 @@ class _Directory:
         """Remove this directory's simcoinche files (parts, partials, manifest); nothing
         else is touched."""
         for name in self.entries():
-            if name == MANIFEST_NAME or _PART_RE.fullmatch(name) \
-                    or _MANIFEST_TMP_RE.fullmatch(name):
+            if _is_data_file(name):
                 _remove(self.path / name)
 
     def verified_parts(self, manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -699,9 +703,7 @@ def _remove_made_directory(folder: _Directory, wait: float = IN_FLIGHT_WAIT) -> 
             names = os.listdir(folder.path)
         except OSError:
             return
-        ours = all(n == MANIFEST_NAME or _PART_RE.fullmatch(n)
-                   or _MANIFEST_TMP_RE.fullmatch(n) for n in names)
-        if not ours or time.monotonic() > deadline:
+        if not all(_is_data_file(n) for n in names) or time.monotonic() > deadline:
             return  # something else is in it, or a part still being written: left alone
         time.sleep(0.02)
         try:

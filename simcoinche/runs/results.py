@@ -327,6 +327,8 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         ``dd`` on a run written without ``--dd``.
     """
     if dd:
+        import pandas as pd
+
         from simcoinche.runs.dd_columns import VIEW_COLUMNS, dd_columns, dd_view
 
         meta = read_metadata(path)
@@ -343,8 +345,6 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         view = dd_view(df, meta.get("profile"))
         if columns is not None:
             df = df[list(columns)]
-        import pandas as pd
-
         return pd.concat([df, view[list(VIEW_COLUMNS)]], axis=1)
     return tidy(read_table(path, columns).to_pandas())
 
