@@ -88,12 +88,6 @@ MANIFEST_INTERVAL = 1.0  # seconds between two manifest writes while parts compl
 IN_FLIGHT_WAIT = 10.0
 _PART_RE = re.compile(r"part-\d{6,}\.parquet(\.[0-9a-f]+\.partial)?")
 _MANIFEST_TMP_RE = re.compile(re.escape(MANIFEST_NAME) + r"\.[0-9a-f]+\.tmp")
-
-
-def _is_data_file(name: str) -> bool:
-    """A run's data file: a part, a partial part, the manifest or its temporary."""
-    return bool(name == MANIFEST_NAME or _PART_RE.fullmatch(name)
-                or _MANIFEST_TMP_RE.fullmatch(name))
 # Summary fields that describe the run, not accumulated statistics of its donnes.
 _RUN_FIELDS = frozenset({"n", "seconds", "threads", "players", "profile", "seed", "path"})
 # Kernel calls of the tasks running in one worker process go one at a time, each with all
@@ -102,6 +96,12 @@ _KERNEL_LOCK = threading.Lock()
 # Digest of the kernel sources as imported by this process (a worker started before the
 # sources changed keeps running the old code: it must not pass for the new one).
 _KERNELS = kernel_source_digest()
+
+
+def _is_data_file(name: str) -> bool:
+    """A run's data file: a part, a partial part, the manifest or its temporary."""
+    return bool(name == MANIFEST_NAME or _PART_RE.fullmatch(name)
+                or _MANIFEST_TMP_RE.fullmatch(name))
 
 
 class DistributedRunError(RunError):
