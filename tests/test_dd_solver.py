@@ -227,3 +227,36 @@ def test_dd_values_equal_exhaustive_minimax_with_four_tricks_left(scratch, profi
         if (got, got_cards) != (want, want_cards):
             mismatches.append((kind, hands, leader, trick, capot_open, want, got))
     assert not mismatches, f"{len(mismatches)} mismatches, first: {mismatches[:2]}"
+
+
+def test_a_lead_in_a_suit_no_other_seat_holds_is_ordered_within_the_order_table():
+    """The static order of a lead the opponents can trump looks for the partner's master
+    of the suit among the other seats' cards of it: when no other seat holds the suit
+    there is none (it used to read one entry past the suit's order). Compiled with
+    bounds checking, the order of such a lead must not index outside its tables."""
+    from numba import njit
+
+    @njit(boundscheck=True, cache=False)
+    def order_checked(W, k, seat, trump):
+        base = dd.W_MOVES + 8 * (dd.MAX_PLY - 1)
+        others = 0
+        for s in range(4):
+            if s != seat:
+                others |= W[dd.W_HANDS + s]
+        ruff4 = dd._ruffs(W[dd.W_HANDS + ((seat + 3) & 3)], trump)
+        ruff = ruff4 | dd._ruffs(W[dd.W_HANDS + ((seat + 1) & 3)], trump)
+        dd._order(W, base, dd.MAX_PLY - 1, k, seat, (0, 0, 0, seat), trump, -1, others,
+                  (ruff, ruff4))
+        return W[base]
+
+    # Spades trump; only seat 0 holds clubs, and seat 1 (void in clubs) can trump them.
+    hands = [{"7C", "8H"}, {"7S", "9H"}, {"TH", "JH"}, {"KH", "QH"}]
+    S = dd.new_scratch(10)
+    dd.begin_solve(S, np.array([_mask(parse_card(c) for c in h) for h in hands], np.int64),
+                   0, FEDERAL.packed)
+    base = dd.W_MOVES + 8 * (dd.MAX_PLY - 1)
+    S.work[base] = parse_card("7C")
+    S.work[base + 1] = parse_card("8H")
+    # 8H first: a cheap lead under the partner's master (TH), which the 4th hand cannot
+    # trump; the lone 7C has no partner's master above it.
+    assert order_checked(S.work, 2, 0, 0) == parse_card("8H")

@@ -448,8 +448,10 @@ def _order(W, base, ply, k, seat, at, trump, hint, others, ruffs):
                 # cannot trump, then in a suit the partner would trump.
                 sc = -p * 64
                 b = (others >> (8 * su)) & 0xFF
-                top = ORDER[trump, su, TOP_K[0 if (trump == 5 or su == trump) else 1, b]]
-                if (part >> top) & 1 and not (ruff4 >> su) & 1:
+                # (b == 0: nobody else holds the suit, so the partner has no master in it)
+                if b != 0 and (part >> ORDER[trump, su, TOP_K[
+                        0 if (trump == 5 or su == trump) else 1, b]]) & 1 and \
+                        not (ruff4 >> su) & 1:
                     sc += 1 << 12
                 elif (ruff2 >> su) & 1:
                     sc += 1 << 11
