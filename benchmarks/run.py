@@ -21,7 +21,9 @@ Measures (medians of R repeats, min and max kept):
 - ``simulate -n 10000 --dd`` (each deal solved double-dummy for the 4 federal contract
   kinds) on 2 threads, in donnes per second (section ``ddsim``; 8 donnes with ``--quick``);
 - PIMC donnes (every seat ``pimc``) per second at 16, 32 and 64 worlds on 2 threads
-  (section ``pimc``; 2 donnes each with ``--quick``);
+  (section ``pimc``; 2 donnes each with ``--quick``), and the time per card decided by
+  the player against every world solved in full on the same 300 positions
+  (:mod:`benchmarks.pimc_cards`; 20 with ``--quick``);
 - the peer engine ``colver`` in the same run, when installed;
 - the double-dummy solver against colver's (``dd``, :mod:`benchmarks.dd`): value-only
   solves, every root card scored, a position after two tricks; one thread each, the same
@@ -74,6 +76,8 @@ SIZES = {
     "ddsim_donnes": (8, 10_000),
     # PIMC donnes (all four seats pimc): a fraction of a second to seconds each
     "pimc_donnes": (2, 64),
+    # PIMC decisions timed each way (benchmarks/pimc_cards.py)
+    "pimc_cards": (20, 300),
 }
 PIMC_WORLDS = (16, 32, 64)
 
@@ -488,6 +492,26 @@ def bench_pimc(res: Results, quick: bool, tmp: Path) -> None:
                        f"card (each solved double dummy for every legal card), federal, "
                        f"Parquet written, {threads} threads"))
     out.unlink(missing_ok=True)
+    # Time per card decided on the same positions: the player (worlds solved together)
+    # against every world solved in full for every card (benchmarks/pimc_cards.py).
+    from benchmarks import pimc_cards
+
+    n_cards = _size("pimc_cards", quick)
+    _log(f"pimc: {n_cards} decisions at 32 worlds, worlds solved together and every world "
+         f"in full, interleaved, one thread")
+    r = pimc_cards.run(n_cards, 32, progress=False)
+    note = (f"{n_cards} random federal positions with a choice (seed {pimc_cards.SEED}), "
+            f"32 worlds, one thread, the two interleaved")
+    res.add(Figure("pimc.cards.together", "cards/s", [1 / r["seconds_per_card_together"]],
+                   "pimc_card: the worlds of a decision solved together; " + note))
+    res.add(Figure("pimc.cards.in_full", "cards/s", [1 / r["seconds_per_card_in_full"]],
+                   "every_world_card: every world solved for every card; " + note))
+    res.ratio("pimc cards/s: worlds together / every world in full", "pimc.cards.together",
+              "pimc.cards.in_full", 2.0,
+              note="issue 23, criterion 2: at least 2 (time per card at most 0.5x)")
+    res.check("pimc: same cards and random streams as every world in full",
+              r["same_card"] == r["same_stream"] == n_cards,
+              f"{r['same_card']} cards, {r['same_stream']} streams of {n_cards}")
 
 
 def _rollout_rate(hands: list[list[int]], n: int) -> float:

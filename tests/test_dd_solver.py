@@ -229,6 +229,47 @@ def test_dd_values_equal_exhaustive_minimax_with_four_tricks_left(scratch, profi
     assert not mismatches, f"{len(mismatches)} mismatches, first: {mismatches[:2]}"
 
 
+# --- one root card at a time: exact values and one-probe bounds (the PIMC player's) -------
+
+
+@pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.name)
+def test_one_probe_bounds_the_card_value_on_the_side_it_fails(scratch, profile):
+    """``card_value`` with a probe ``t`` answers "do team 0's points reach t after this
+    card?" by one null-window search: its result is a lower bound of the exact value
+    when it is ``>= t``, an upper bound when it is ``< t``; without a probe it is the
+    exact value (the exhaustive minimax's), from any guess. Every legal card's class
+    (``root_classes``) holds one searched card of the same value."""
+    rng = random.Random(f"probe-{profile.name}")
+    kinds = list(profile.contract_kinds)
+    prof = profile.packed
+    reps = np.zeros(8, np.int64)
+    card_class = np.zeros(32, np.int64)
+    for i in range(300):
+        kind = kinds[i % len(kinds)]
+        hands, leader, trick, capot_open = _random_position(rng, profile, kind, 4)
+        want = _oracle_cards(hands, leader, trick, kind, profile, capot_open)
+        dd.begin_solve(scratch, np.array([_mask(h) for h in hands], np.int64), kind, prof)
+        tr = np.zeros(4, np.int64)
+        tr[:len(trick)] = trick
+        n, co = len(trick), int(capot_open)
+        k = dd.root_classes(scratch, kind, leader, tr, n, reps, card_class)
+        assert sorted(c for c in range(32) if card_class[c] >= 0) == sorted(want)
+        assert {int(card_class[c]) for c in want} == set(range(k))
+        for c, v in want.items():
+            assert want[int(reps[card_class[c]])] == v
+        for j in range(k):
+            c = int(reps[j])
+            guess = rng.choice([-1, 0, want[c], want[c] + rng.randrange(-30, 30)])
+            assert dd.card_value(scratch, kind, prof, leader, tr, n, co, c, guess, 0) == want[c]
+            for t in {1, max(1, want[c]), want[c] + 1, rng.randrange(1, 200)}:
+                r = dd.card_value(scratch, kind, prof, leader, tr, n, co, c, -1, t)
+                if r >= t:
+                    assert want[c] >= r, (c, t, r, want[c])
+                else:
+                    assert want[c] <= r, (c, t, r, want[c])
+        assert list(tr[:n]) == trick  # the trick is left as it was
+
+
 def test_a_lead_in_a_suit_no_other_seat_holds_is_ordered_within_the_order_table():
     """The static order of a lead the opponents can trump looks for the partner's master
     of the suit among the other seats' cards of it: when no other seat holds the suit

@@ -18,7 +18,7 @@ from test_simulated_donnes_replay import check_row
 
 from simcoinche._kernels import dd
 from simcoinche._kernels import pimc as P
-from simcoinche._kernels.play import legal_mask
+from simcoinche._kernels.play import WIN_KEY, legal_mask
 from simcoinche._kernels.players import (
     I_BELOTE_SEAT,
     I_KIND,
@@ -77,7 +77,8 @@ def make_info(seat: int, leader: int, kind: int, tricks_done: int, played: int,
 
 def rng(seed: int) -> np.ndarray:
     st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
-    rng_seed(st, seed_key(np.uint64(seed)), STREAM_PLAYERS)
+    # (the key as uint64: numba returns it as a Python int, which may not fit an int64)
+    rng_seed(st, np.uint64(seed_key(np.uint64(seed))), STREAM_PLAYERS)
     return st
 
 
@@ -229,6 +230,76 @@ def test_pimc_cards_are_legal_on_random_positions():
         c = P.pimc_card(T, np.uint32(hands[seat]), np.uint32(legal), pos["trick"], pos["n"],
                         pos["info"], params, 1, PROF, st)
         assert 0 <= c < 32 and (legal >> c) & 1
+
+
+def random_midgame(r: random.Random, tricks_done: int, n_played: int) -> dict:
+    """A position after ``tricks_done`` tricks and ``n_played`` cards of the next, every
+    card played at random among the legal ones; voids shown for every suit a seat lacks,
+    the tricks won as played."""
+    deck = list(range(32))
+    r.shuffle(deck)
+    hands = [sum(1 << c for c in deck[8 * s:8 * s + 8]) for s in range(4)]
+    kind = r.randrange(6)
+    leader = r.randrange(4)
+    won = [0, 0]
+    played = 0
+    trick = np.zeros(4, dtype=np.int32)
+    for t in range(tricks_done + 1):
+        for p in range(n_played if t == tricks_done else 4):
+            s = (leader + p) & 3
+            c = r.choice(bits(int(legal_mask(np.uint32(hands[s]), trick, p, kind, PROF))))
+            trick[p] = c
+            hands[s] &= ~(1 << c)
+            played |= 1 << c
+        if t < tricks_done:
+            led = int(trick[0]) >> 3
+            leader = (leader + max(range(4), key=lambda p: WIN_KEY[kind, led, trick[p]])) & 3
+            won[leader & 1] += 1
+    seat = (leader + n_played) & 3
+    voids = {s: sum(1 << x for x in range(4) if not (hands[s] >> (8 * x)) & 0xFF)
+             for s in range(4) if s != seat}
+    info = make_info(seat, leader, kind, tricks_done, played, voids, tricks_won=tuple(won))
+    return {"hands": hands, "kind": kind, "leader": leader, "trick": trick, "n": n_played,
+            "seat": seat, "info": info}
+
+
+def thinks(pos: dict) -> bool:
+    """Whether the seat to play has a choice that worlds can tell apart (more than one
+    legal card, not all of one class of equivalent cards)."""
+    seat, kind, n, info = pos["seat"], pos["kind"], pos["n"], pos["info"]
+    legal = int(legal_mask(np.uint32(pos["hands"][seat]), pos["trick"], n, kind, PROF))
+    on_table = sum(1 << int(c) for c in pos["trick"][:n])
+    return len(bits(legal)) > 1 and not P.one_class(
+        np.uint32(legal), (0xFFFFFFFF & ~int(info[I_PLAYED])) | on_table, kind, PROF)
+
+
+@pytest.mark.parametrize("tricks", [(0, 1), (2, 3), (4, 6)])
+def test_worlds_solved_together_choose_the_card_of_every_world_solved_in_full(tricks):
+    """The worlds of one decision are solved together (one class searched exactly per
+    world, the others bounded by one probe, exact where they can still be best): the
+    card and the random stream after it are those of solving every world for every
+    card, on random positions of every contract kind, ties included."""
+    r = random.Random(f"together-{tricks}")
+    T = P.new_think(np.int64(14))
+    T_full = P.new_think(np.int64(14))
+    params = np.zeros((2, PARAM_LEN))
+    params[:, P.PM_WORLDS] = 16
+    checked = 0
+    while checked < 30:
+        pos = random_midgame(r, r.randint(*tricks), r.randrange(4))
+        if not thinks(pos):
+            continue
+        hand = np.uint32(pos["hands"][pos["seat"]])
+        legal = np.uint32(legal_mask(hand, pos["trick"], pos["n"], pos["kind"], PROF))
+        st = rng(r.randrange(1, 200))
+        st_full = st.copy()
+        want = P.every_world_card(T_full, hand, legal, pos["trick"], pos["n"], pos["info"],
+                                  params, 0, PROF, st_full)
+        got = P.pimc_card(T, hand, legal, pos["trick"], pos["n"], pos["info"], params, 0,
+                          PROF, st)
+        assert got == want, pos
+        assert (st == st_full).all()
+        checked += 1
 
 
 def test_worlds_parameter_is_a_whole_number_in_range():

@@ -105,9 +105,12 @@ W_TRUMP = W_STAMP + 4             # contract kind of the search
 W_MODE = W_STAMP + 5              # search mode (MODE_*)
 W_TARGET = W_STAMP + 6            # sweeping seat (sweep modes)
 W_TRUMP_PTS = W_STAMP + 7         # [256] points of a set of trumps (strength-ordered byte)
-W_CHILD = W_TRUMP_PTS + 256      # [4] root_values: the trick after the card tried
-W_CARD_VALUES = W_CHILD + 4       # [32] root_values: value per card tried (-1: none)
-W_TABLE = W_CARD_VALUES + 32      # [2 * 2**log2] transposition table: key, data
+W_CHILD = W_TRUMP_PTS + 256      # [4] card_value: the trick after the card tried
+W_REPS = W_CHILD + 4              # [8] root_values: one card of each class of equal cards
+W_REP_VALUES = W_REPS + 8         # [8] root_values: the value of each class
+W_CLASS_MARK = W_REP_VALUES + 8   # [32] root_classes: class of each searched card, -1
+W_CARD_CLASS = W_CLASS_MARK + 32  # [32] root_values: class of each legal card, -1
+W_TABLE = W_CARD_CLASS + 32       # [2 * 2**log2] transposition table: key, data
 W_LEN = W_TABLE                   # length without the table
 
 
@@ -1015,14 +1018,16 @@ def sweep_possible(S, trump, prof, leader, trick, n, target, by_seat):
 
 
 @njit(cache=True)
-def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_values):
-    """Team 0's DD value (future points) after each legal card of the seat to play.
+def root_classes(S, trump, leader, trick, n, reps, card_class):
+    """The classes of equivalent legal cards of the seat to play, one card each.
 
-    Position as :func:`search_window` (``trick`` is not modified). Writes the legal cards
-    in ascending index into ``out_cards`` int64[8] and, for each, team 0's future points
-    from this position when that card is played and both sides then play perfectly (the
-    trick in progress included) into ``out_values`` int64[8]. Returns the number of legal
-    cards.
+    Position as :func:`search_window` (``trick`` is not modified). Writes one card of each
+    class into ``reps`` int64[8], the most promising first in the loaded deal, and for
+    each legal card ``c`` the index of its class in ``reps`` into ``card_class[c]``
+    (int64[32]; -1 for the other cards). Equivalent cards (same suit, adjacent among
+    the cards still in play, equal points) take the same value in every deal that gives
+    the other seats the same cards, so a class is searched once. Returns the number of
+    classes.
     """
     W = S.work
     led, win, ws, cards = _trick_state(trick, n, leader, trump)
@@ -1033,68 +1038,121 @@ def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_val
     else:
         legal = np.int64(legal_mask_win(hand, led, win, ws == (seat ^ 2), trump, W))
     rem = W[W_HANDS] | W[W_HANDS + 1] | W[W_HANDS + 2] | W[W_HANDS + 3]
-    tp = 0
-    for c in range(32):
-        if (cards >> c) & 1:
-            tp += W[W_POINTS + c]
-    # The trick after the card tried and the value of each card tried, in the scratch (no
-    # allocation per call).
-    child = W[W_CHILD:W_CHILD + 4]
-    for p in range(n):
-        child[p] = trick[p]
-    # Search one card of each class of equivalent cards, the most promising first (its
-    # value is then the guess for the next ones).
     base = W_MOVES + 8 * (MAX_PLY - 1)
     n_reps = _candidates(W, base, legal, rem | cards)
     ruff4 = _ruffs(W[W_HANDS + ((seat + 3) & 3)], trump)
     ruff = ruff4 | _ruffs(W[W_HANDS + ((seat + 1) & 3)], trump)
     _order(W, base, MAX_PLY - 1, n_reps, seat, (n, led, win, ws), trump, _NO_CARD,
            rem & ~hand, (ruff, ruff4))
-    values = W[W_CARD_VALUES:W_CARD_VALUES + 32]
-    values[:] = -1
-    guess = -1
+    # A searched card marks its class; every legal card walks up to the next stronger
+    # card in play of equal points until it meets the searched one (in the scratch: no
+    # allocation per call).
+    mark = W[W_CLASS_MARK:W_CLASS_MARK + 32]
+    mark[:] = -1
     for i in range(n_reps):
-        c = W[base + i]
-        W[W_HANDS + seat] = hand ^ (np.int64(1) << c)
-        last = False
-        if n < 3:
-            child[n] = c
-            g = 0
-            nl, nn, nc = leader, n + 1, capot_open
-        else:
-            # The card completes the trick: score it, then solve from the next lead.
-            nws = seat if WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win] else ws
-            team0 = (nws & 1) == 0
-            g = (tp + W[W_POINTS + c]) if team0 else 0
-            nl, nn, nc = nws, 0, (1 if (capot_open and team0) else 0)
-            if (rem ^ (np.int64(1) << c)) == 0:
-                # The last card of the donne: 10 for the last trick, 100 on a capot.
-                last = True
-                if team0:
-                    g += 100 if nc else 10
-        if last:
-            v = g
-        elif guess < 0:
-            v = g + solve_value(S, trump, prof, nl, child, nn, nc, 81)
-        else:
-            v = g + solve_near(S, trump, prof, nl, child, nn, nc, guess - g)
-        W[W_HANDS + seat] = hand
-        values[c] = v
-        guess = v
-    # Every legal card: an equivalent card has its class's value.
-    k = 0
+        reps[i] = W[base + i]
+        mark[reps[i]] = i
+    card_class[:] = -1
     m = legal
     while m:
         c = _lowest_card(m)
         m ^= np.int64(1) << c
         x = c
-        while values[x] < 0:
+        while mark[x] < 0:
             x = W[W_ABOVE_EQ + x]
             while not ((rem | cards) >> x) & 1:
                 x = W[W_ABOVE_EQ + x]
-        out_cards[k] = c
-        out_values[k] = values[x]
-        k += 1
+        card_class[c] = mark[x]
+    return n_reps
+
+
+@njit(cache=True)
+def card_value(S, trump, prof, leader, trick, n, capot_open, card, guess, probe):
+    """Team 0's future points (the trick in progress included) once the seat to play
+    plays ``card`` and both sides then play perfectly; position as :func:`search_window`.
+
+    ``probe`` > 0 asks one question, "do team 0's points reach ``probe``?", by one
+    null-window search, and returns a fail-soft bound: at least the value when it is
+    ``>= probe``, at most the value when it is ``< probe``. Otherwise the value is exact,
+    searched from ``guess`` (the value of a card expected to be close, by
+    :func:`solve_near`) or, for ``guess < 0``, by :func:`solve_value` from 81. The scratch
+    hands are restored; ``trick`` is not modified.
+    """
+    W = S.work
+    led, win, ws, cards = _trick_state(trick, n, leader, trump)
+    seat = (leader + n) & 3
+    hand = W[W_HANDS + seat]
+    child = W[W_CHILD:W_CHILD + 4]
+    for p in range(n):
+        child[p] = trick[p]
+    if n < 3:
+        # The trick goes on with the card in it.
+        child[n] = card
+        g = 0
+        nl, nn, nc = leader, n + 1, capot_open
+    else:
+        # The card completes the trick: score it, then search from the next lead.
+        rem = W[W_HANDS] | W[W_HANDS + 1] | W[W_HANDS + 2] | W[W_HANDS + 3]
+        nws = seat if WIN_KEY[trump, led, card] > WIN_KEY[trump, led, win] else ws
+        team0 = (nws & 1) == 0
+        tp = 0
+        for c in range(32):
+            if (cards >> c) & 1:
+                tp += W[W_POINTS + c]
+        g = (tp + W[W_POINTS + card]) if team0 else 0
+        nl, nn, nc = nws, 0, (1 if (capot_open and team0) else 0)
+        if (rem ^ (np.int64(1) << card)) == 0:
+            # The last card of the donne: 10 for the last trick, 100 on a capot.
+            if team0:
+                g += 100 if nc else 10
+            return g
+    W[W_HANDS + seat] = hand ^ (np.int64(1) << card)
+    if probe > 0:
+        t = probe - g
+        if t <= 0:
+            # Reached by the trick just completed: its points are a lower bound.
+            v = np.int64(0)
+        else:
+            v = search_window(S, trump, prof, nl, child, nn, nc, t - 1, t)
+    elif guess < 0:
+        v = solve_value(S, trump, prof, nl, child, nn, nc, 81)
+    else:
+        v = solve_near(S, trump, prof, nl, child, nn, nc, guess - g)
+    W[W_HANDS + seat] = hand
+    return g + v
+
+
+@njit(cache=True)
+def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_values):
+    """Team 0's DD value (future points) after each legal card of the seat to play.
+
+    Position as :func:`search_window` (``trick`` is not modified). Writes the legal cards
+    in ascending index into ``out_cards`` int64[8] and, for each, team 0's future points
+    from this position when that card is played and both sides then play perfectly (the
+    trick in progress included) into ``out_values`` int64[8]. Returns the number of legal
+    cards.
+    """
+    W = S.work
+    # One card of each class of equivalent cards (:func:`root_classes`), in the scratch
+    # (no allocation per call): the classes at W_REPS, each legal card's class at
+    # W_CARD_CLASS, each class's value at W_REP_VALUES.
+    reps = W[W_REPS:W_REPS + 8]
+    card_class = W[W_CARD_CLASS:W_CARD_CLASS + 32]
+    n_reps = root_classes(S, trump, leader, trick, n, reps, card_class)
+    # The most promising class first; its value is then the guess for the next ones.
+    values = W[W_REP_VALUES:W_REP_VALUES + 8]
+    guess = -1
+    for i in range(n_reps):
+        values[i] = card_value(S, trump, prof, leader, trick, n, capot_open, reps[i], guess,
+                               0)
+        guess = values[i]
+    # Every legal card: an equivalent card has its class's value.
+    k = 0
+    for c in range(32):
+        if card_class[c] >= 0:
+            out_cards[k] = c
+            out_values[k] = values[card_class[c]]
+            k += 1
     return k
 
 

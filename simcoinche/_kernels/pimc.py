@@ -2,12 +2,18 @@
 
 Perfect-information Monte Carlo (PIMC): at each card it must play, the player draws ``W``
 deals ("worlds") uniformly among those consistent with everything its seat has seen, solves
-every world double dummy for each of its legal cards (:func:`.dd.root_values`), and plays
-the card whose mean value for its team over the worlds is highest. It bids with the
+every world double dummy for each of its legal cards, and plays the card whose mean value
+for its team over the worlds is highest. It bids with the
 data-fitted bidder (:mod:`.bidder`, same parameter row as the heuristic player), or
 thinks at the auction when its ``bid_worlds`` is positive (:mod:`.think_bid`); ``W`` is
 the parameter ``worlds`` (offset ``PM_WORLDS`` of the row, default 32:
 :mod:`simcoinche.players.registry`).
+
+The worlds of one decision are solved together (:func:`class_sums`): only the card that
+can be best needs its exact sum, so in each world one class of equivalent cards is solved
+exactly and the others get one null-window probe against it, solved exactly only where
+they may still reach the best sum. The card played, and the draws, are those of solving
+every world exactly for every card.
 
 What the worlds respect (the public ``info`` array of :mod:`.players`, nothing else):
 
@@ -71,6 +77,8 @@ from simcoinche._kernels.sampler import (
 
 # Transposition table of the per-thread solver: 2**PIMC_TT_LOG2 slots.
 PIMC_TT_LOG2 = dd.TT_LOG2
+# The most worlds one decision keeps (the largest ``worlds`` the registry accepts).
+MAX_WORLDS = 4096
 _ALL_CARDS = np.int64(0xFFFFFFFF)
 _KQ = np.int64(0x60)      # king and queen of a suit (ranks 5 and 6), suit byte 0
 
@@ -85,9 +93,16 @@ class Think(NamedTuple):
     ``counts`` int64[4] free cards per suit, ``allow`` uint8[4, 3], ``caps`` int64[3],
     ``seats`` int64[3] the other seats; ``known`` uint32[4] cards placed per seat,
     ``free`` uint32[4] free cards per suit, ``perm`` int64[8], ``world`` uint32[4] a
-    sampled deal; ``rotated`` int64[4] its hands renumbered for the solver, ``trick``
-    int64[4]; ``cards`` / ``values`` int64[8] one world's root values; ``sums`` int64[32]
-    the values summed over the worlds, by card.
+    sampled deal; ``trick`` int64[4]; ``sums`` int64[32] the values summed over the
+    worlds, by card (-1: a card that cannot be best).
+
+    The worlds of one decision and what is known of them: ``hands``
+    uint32[MAX_WORLDS, 4] each world renumbered for the solver; ``lo`` / ``hi``
+    int32[MAX_WORLDS, 8] the bounds of each class's value in each world; ``sum_lo`` /
+    ``sum_hi`` int64[8] their sums over the worlds; ``guess`` int64[8] each class's
+    last exact value; ``reps`` int64[8] one card of each class of equivalent legal
+    cards and ``card_class`` int64[32] each legal card's class
+    (:func:`.dd.root_classes`).
     """
 
     solver: dd.Scratch
@@ -102,11 +117,16 @@ class Think(NamedTuple):
     free: np.ndarray
     perm: np.ndarray
     world: np.ndarray
-    rotated: np.ndarray
     trick: np.ndarray
-    cards: np.ndarray
-    values: np.ndarray
     sums: np.ndarray
+    hands: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    sum_lo: np.ndarray
+    sum_hi: np.ndarray
+    guess: np.ndarray
+    reps: np.ndarray
+    card_class: np.ndarray
 
 
 @njit(cache=True)
@@ -117,8 +137,11 @@ def new_think(tt_log2):
                  np.zeros(PICK_SHAPE, np.int8), np.zeros(4, np.int64),
                  np.zeros((4, 3), np.uint8), np.zeros(3, np.int64), np.zeros(3, np.int64),
                  np.zeros(4, np.uint32), np.zeros(4, np.uint32), np.zeros(8, np.int64),
-                 np.zeros(4, np.uint32), np.zeros(4, np.int64), np.zeros(4, np.int64),
-                 np.zeros(8, np.int64), np.zeros(8, np.int64), np.zeros(32, np.int64))
+                 np.zeros(4, np.uint32), np.zeros(4, np.int64),
+                 np.zeros(32, np.int64), np.zeros((MAX_WORLDS, 4), np.uint32),
+                 np.zeros((MAX_WORLDS, 8), np.int32), np.zeros((MAX_WORLDS, 8), np.int32),
+                 np.zeros(8, np.int64), np.zeros(8, np.int64), np.zeros(8, np.int64),
+                 np.zeros(8, np.int64), np.zeros(32, np.int64))
 
 
 @njit(cache=True)
@@ -203,6 +226,131 @@ def one_class(legal, in_play, kind, prof):
     return classes == 1
 
 
+@njit(cache=True, inline="always")
+def _exact(T, w, j, kind, prof, leader, n, capot_open, guess):
+    """Class ``j``'s exact value in world ``w`` (the world loaded in the solver), searched
+    from ``guess``; its bounds and sums updated. Returns the value."""
+    v = dd.card_value(T.solver, kind, prof, leader, T.trick, n, capot_open, T.reps[j],
+                      guess, 0)
+    T.sum_lo[j] += v - T.lo[w, j]
+    T.sum_hi[j] += v - T.hi[w, j]
+    T.lo[w, j] = v
+    T.hi[w, j] = v
+    T.guess[j] = v
+    return v
+
+
+@njit(cache=True, nogil=True)
+def class_sums(T, worlds, kind, prof, leader, n, capot_open):
+    """The worlds ``T.hands[:worlds]`` solved together: each class's value summed over the
+    worlds, exact for every class that can still be best, bounds for the others.
+
+    The classes of equivalent legal cards come from :func:`.dd.root_classes` (the seat's
+    hand and the cards in play are the same in every world). The first world is solved
+    exactly for every class. In each later world only the class whose sum is best so far
+    is solved exactly; every other class gets one null-window search "does it reach the
+    best class's value in this world?", which leaves it an upper bound when it does not
+    (most of the time) and is solved exactly when it does. At the end, every class whose
+    upper sum still reaches the best lower sum is solved exactly in the worlds where it
+    is not yet, until none is left: the best sum and every class that ties it are then
+    exact, so the choice and its ties are those of solving every class exactly.
+
+    Fills ``T.reps``, ``T.card_class``, ``T.sum_lo`` / ``T.sum_hi`` (equal for an exact
+    class) and ``T.lo`` / ``T.hi``. Returns the number of classes.
+    """
+    S = T.solver
+    dd.begin_solve(S, T.hands[0], kind, prof)
+    k = dd.root_classes(S, kind, leader, T.trick, n, T.reps, T.card_class)
+    for j in range(k):
+        T.sum_lo[j] = 0
+        T.sum_hi[j] = 0
+    if k == 1:
+        # One class: every card is worth the same in every world.
+        return k
+    # The first world: every class exact, each class's value the guess for the next.
+    guess = np.int64(-1)
+    for j in range(k):
+        T.lo[0, j] = 0
+        T.hi[0, j] = 0
+        guess = _exact(T, 0, j, kind, prof, leader, n, capot_open, guess)
+    for w in range(1, worlds):
+        dd.begin_solve(S, T.hands[w], kind, prof)
+        # The class best so far, exact; every other class asked whether it reaches it.
+        best = 0
+        for j in range(1, k):
+            if T.sum_lo[j] > T.sum_lo[best]:
+                best = j
+        T.lo[w, best] = 0
+        T.hi[w, best] = 0
+        v_best = _exact(T, w, best, kind, prof, leader, n, capot_open, T.guess[best])
+        for j in range(k):
+            if j == best:
+                continue
+            t = max(v_best, np.int64(1))
+            r = dd.card_value(S, kind, prof, leader, T.trick, n, capot_open, T.reps[j], -1, t)
+            if r >= t:
+                # It reaches the best class here: solved exactly from its bound.
+                T.lo[w, j] = 0
+                T.hi[w, j] = 0
+                _exact(T, w, j, kind, prof, leader, n, capot_open, r)
+            else:
+                # Below the best class here: at most r.
+                T.lo[w, j] = 0
+                T.hi[w, j] = r
+                T.sum_hi[j] += r
+    _settle(T, worlds, k, kind, prof, leader, n, capot_open)
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _settle(T, worlds, k, kind, prof, leader, n, capot_open):
+    """Solve exactly, world by world, every class whose upper sum reaches the best lower
+    sum and that is not exact yet, until there is none (:func:`class_sums`)."""
+    S = T.solver
+    while True:
+        top = T.sum_lo[0]
+        for j in range(1, k):
+            top = max(top, T.sum_lo[j])
+        open_ = 0
+        for j in range(k):
+            if T.sum_hi[j] >= top and T.sum_lo[j] != T.sum_hi[j]:
+                open_ |= 1 << j
+        if open_ == 0:
+            return
+        for w in range(worlds):
+            loaded = False
+            for j in range(k):
+                if (open_ >> j) & 1 and T.lo[w, j] != T.hi[w, j]:
+                    if not loaded:
+                        dd.begin_solve(S, T.hands[w], kind, prof)
+                        loaded = True
+                    _exact(T, w, j, kind, prof, leader, n, capot_open, np.int64(T.hi[w, j]))
+
+
+@njit(cache=True, inline="always")
+def _best_card(sums, legal, st):
+    """The legal card (``uint32`` mask ``legal``) of the best sum in ``sums`` int64[32]
+    (equal sums: equal means), equal ones drawn uniformly from ``st``."""
+    best = np.int64(-1)
+    ties = np.uint32(0)
+    m = np.int64(legal)
+    while m:
+        c = lowest_bit(np.uint32(m))
+        m &= m - 1
+        if sums[c] > best:
+            best = sums[c]
+            ties = np.uint32(1) << np.uint32(c)
+        elif sums[c] == best:
+            ties |= np.uint32(1) << np.uint32(c)
+    if ties & (ties - np.uint32(1)) == 0:
+        return lowest_bit(ties)
+    k = bounded(st, popcount32(ties))
+    while k > 0:
+        ties &= ties - np.uint32(1)
+        k -= 1
+    return lowest_bit(ties)
+
+
 @njit(cache=True, nogil=True)
 def pimc_card(T, hand, legal, trick, n, info, params, row, prof, st):
     """Card of the PIMC player among ``legal`` (``uint32``); the seat is ``info[I_SEAT]``.
@@ -240,40 +388,66 @@ def pimc_card(T, hand, legal, trick, n, info, params, row, prof, st):
         return lowest_bit(legal)
     team = seat & 1
     worlds = max(1, int(params[row, PM_WORLDS]))
+    if worlds > MAX_WORLDS:
+        # More worlds than the scratch holds (the registry never allows it): no card, so
+        # the run fails with the fault counted.
+        return -1
     world_constraints(T, hand, n, info)
-    for c in range(32):
-        T.sums[c] = 0
     for p in range(n):
         T.trick[p] = trick[p]
     leader = (info[I_LEADER] - team) & 3
     # A capot is still open to the player's team while the other team has no trick.
     capot_open = 1 if info[I_TRICKS + 1 - team] == 0 else 0
-    for _ in range(worlds):
+    # Every world drawn first (the draws are the stream's next ones, as when each world
+    # was solved as soon as drawn), then solved together.
+    for w in range(worlds):
         draw_world(T, st)
         for s in range(4):
             # Seats renumbered so that the player's team is the solver's team 0.
-            T.rotated[(s - team) & 3] = T.world[s]
-        dd.begin_solve(T.solver, T.rotated, kind, prof)
-        k = dd.root_values(T.solver, kind, prof, leader, T.trick, n, capot_open,
-                           T.cards, T.values)
-        for i in range(k):
-            T.sums[T.cards[i]] += T.values[i]
-    # The best mean (equal sums: equal means), ties drawn uniformly.
-    best = np.int64(-1)
-    ties = np.uint32(0)
+            T.hands[w, (s - team) & 3] = T.world[s]
+    class_sums(T, worlds, kind, prof, leader, n, capot_open)
+    # A card's sum is its class's when exact; -1 for a class that cannot be best.
     m = np.int64(legal)
     while m:
         c = lowest_bit(np.uint32(m))
         m &= m - 1
-        if T.sums[c] > best:
-            best = T.sums[c]
-            ties = np.uint32(1) << np.uint32(c)
-        elif T.sums[c] == best:
-            ties |= np.uint32(1) << np.uint32(c)
-    if ties & (ties - np.uint32(1)) == 0:
-        return lowest_bit(ties)
-    k = bounded(st, popcount32(ties))
-    while k > 0:
-        ties &= ties - np.uint32(1)
-        k -= 1
-    return lowest_bit(ties)
+        j = T.card_class[c]
+        T.sums[c] = T.sum_lo[j] if T.sum_lo[j] == T.sum_hi[j] else -1
+    return _best_card(T.sums, legal, st)
+
+
+@njit(cache=True)
+def every_world_card(T, hand, legal, trick, n, info, params, row, prof, st):
+    """The oracle of :func:`pimc_card`: the same decision made the plain way, each world
+    solved as soon as drawn for every legal card (:func:`.dd.root_values`), the values
+    summed by card, ties drawn from ``st``. Arguments and result as :func:`pimc_card`;
+    not a player (it allocates its two small arrays per call): the tests and
+    ``benchmarks/pimc_cards.py`` compare the two on the same positions."""
+    if legal & (legal - np.uint32(1)) == 0:
+        return lowest_bit(legal)
+    seat = info[I_SEAT]
+    kind = info[I_KIND]
+    on_table = dd._trick_state(trick, n, info[I_LEADER], kind)[3]
+    if one_class(legal, (_ALL_CARDS & ~info[I_PLAYED]) | on_table, kind, prof):
+        return lowest_bit(legal)
+    team = seat & 1
+    worlds = max(1, int(params[row, PM_WORLDS]))
+    world_constraints(T, hand, n, info)
+    for p in range(n):
+        T.trick[p] = trick[p]
+    leader = (info[I_LEADER] - team) & 3
+    capot_open = 1 if info[I_TRICKS + 1 - team] == 0 else 0
+    cards = np.zeros(8, np.int64)
+    values = np.zeros(8, np.int64)
+    for c in range(32):
+        T.sums[c] = 0
+    for _ in range(worlds):
+        draw_world(T, st)
+        for s in range(4):
+            T.hands[0, (s - team) & 3] = T.world[s]
+        dd.begin_solve(T.solver, T.hands[0], kind, prof)
+        k = dd.root_values(T.solver, kind, prof, leader, T.trick, n, capot_open, cards,
+                           values)
+        for i in range(k):
+            T.sums[cards[i]] += values[i]
+    return _best_card(T.sums, legal, st)
