@@ -29,7 +29,7 @@ def test_quick_benchmark_writes_every_section_and_the_table(tmp_path):
                    "e2e.heuristic.t1", "rss.heuristic", "start.cold", "start.warm",
                    "odds.in_process", "odds.cli_warm", "advise.odds_auction", "advise.advise",
                    "dask.local_cluster", "parties.heuristic", "ddsim.simulate", "pimc.w16",
-                   "pimc.w32", "pimc.w64",
+                   "pimc.w32", "pimc.w64", "pimc.cards.together", "pimc.cards.in_full",
                    "dd.ours.value", "dd.colver.value", "dd.ours.root", "dd.colver.root",
                    "dd.ours.mid", "dd.colver.mid"):
         assert any(name.startswith(prefix) for name in figures), prefix
@@ -42,8 +42,10 @@ def test_quick_benchmark_writes_every_section_and_the_table(tmp_path):
     assert ratios["kernel/reference legal_mask"]["value"] > 1
     # the peer is either measured or reported as absent, never silently missing
     assert "colver" in doc["notes"]
-    # the invariants (2) and the double-dummy values equal colver's (3 tasks)
+    # the invariants (2), the double-dummy values equal colver's (3 tasks) and the PIMC
+    # player's cards equal those of every world solved in full (1)
     checks = [t for t in doc["targets"].values() if t.get("note") == "check"]
-    assert len(checks) == 5 and all(t["met"] for t in checks), checks
+    assert len(checks) == 6 and all(t["met"] for t in checks), checks
+    assert ratios["pimc cards/s: worlds together / every world in full"]["value"] > 0
     assert ratios["DD value: ours / colver (1 thread)"]["value"] > 0
     assert "| figure | median |" in proc.stdout
