@@ -179,7 +179,7 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
             while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
                 seat = astate[A_TO_SPEAK]
                 a = choose_action(codes[seat & 1], early[seat], astate, actions, na, params,
-                                  seat & 1, prof, st)
+                                  seat & 1, prof, st, None)
                 if auction_apply_inline(astate, a, prof) != 0:
                     a = 0
                     auction_apply_inline(astate, a, prof)

@@ -29,6 +29,7 @@ from simcoinche._kernels.layout import P_PARTIE_RULE
 from simcoinche._kernels.score_bid import (
     SLOPE_MARKS,
     _cell_equity,
+    bid_call,
     equity_at,
     fitted_call,
     own_cell,
@@ -251,6 +252,35 @@ def test_outside_a_partie_the_call_is_the_score_blind_one():
 
 def _level(a):
     return (a - 8) // 6 if a >= 8 else -1
+
+
+def test_runs_of_single_donnes_do_not_compile_the_score_aware_bidder():
+    # bid_call(None, ...) (simulate, the bid samples) is the score-blind call and its
+    # machine code does not contain the score-aware bidder; with a typed flag (parties)
+    # it reads the partie flag of the auction state, as fitted_call does.
+    @njit(cache=False)
+    def single(hand, st, acts, k, row, prof, rng):
+        return bid_call(None, hand, st, acts, k, row, 0, prof, rng)
+
+    @njit(cache=False)
+    def in_partie(hand, st, acts, k, row, prof, rng):
+        return bid_call(np.int64(1), hand, st, acts, k, row, 0, prof, rng)
+
+    row = _row()
+    rng = np.random.default_rng(9)
+    differ = 0
+    for _ in range(200):
+        hand = np.uint32(sum(1 << int(c) for c in rng.permutation(32)[:8]))
+        st, acts, k = _state((), int(rng.integers(4)), (1950, 500))
+        st_rng = np.zeros(4, dtype=np.uint64)
+        blind = fitted_action(hand, st, acts, k, row, 0, FEDERAL.packed, st_rng.copy())
+        aware = fitted_call(hand, st, acts, k, row, 0, FEDERAL.packed, st_rng.copy())
+        assert single(hand, st, acts, k, row, FEDERAL.packed, st_rng.copy()) == blind
+        assert in_partie(hand, st, acts, k, row, FEDERAL.packed, st_rng.copy()) == aware
+        differ += int(blind != aware)
+    assert differ > 0  # at 1950-500 the two bidders do part
+    assert "score_action" not in "".join(single.inspect_llvm().values())
+    assert "score_action" in "".join(in_partie.inspect_llvm().values())
 
 
 def test_leading_near_the_end_bids_no_higher_and_trailing_coinches_more():

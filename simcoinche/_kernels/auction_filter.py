@@ -112,7 +112,9 @@ def model_action(code, hand, astate, actions, n_actions, params, row, prof, st, 
     the ``F_*`` word of :mod:`.layout`). Compiled once (not inlined) and shared by the
     filter and the continuation: their cost is the bidders' own evaluation.
     """
-    a = choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
+    # (in_partie 1: a model continuation of a partie's auction reads its score too)
+    a = choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
+                      np.int64(1))
     if auction_check(astate, a, prof) != 0:
         # A player may only make legal calls: the fault is recorded (the facade fails the
         # run) and a pass, always allowed, stands in for it.

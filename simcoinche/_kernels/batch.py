@@ -178,7 +178,9 @@ def _simulate_block(run_key, start, lo, hi, fixed_dealer, record, players, prof,
     for j in range(lo, hi):
         index = start + j
         dealer = fixed_dealer if fixed_dealer >= 0 else index & 3
-        play_one(run_key, index, j, dealer, players, prof, record, outs, scr, thinking)
+        # Single donnes: no score-aware bidder compiled in (None).
+        play_one(run_key, index, j, dealer, players, prof, record, outs, scr, thinking,
+                 None)
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -131,7 +131,7 @@ def deal_auctions(run_key, start, n, players, prof, full, early, auc, auc_len, f
                 seat = astate[A_TO_SPEAK]
                 team = seat & 1
                 a = choose_action(players.codes[team], ea[seat], astate, actions, na,
-                                  players.params, team, prof, st)
+                                  players.params, team, prof, st, None)
                 if auction_apply(astate, a, prof) != 0:
                     # An illegal call is recorded (the facade refuses the data).
                     fault = (fault | (F_CALL << seat)) + F_ONE

@@ -88,7 +88,7 @@ from simcoinche._kernels.players import (
     random_card,
 )
 from simcoinche._kernels.rng import STREAM_PLAYERS, donne_key, lowest_bit, rng_seed
-from simcoinche._kernels.score_bid import fitted_call
+from simcoinche._kernels.score_bid import bid_call
 from simcoinche._kernels.scoring import (
     S_ANN0,
     S_ANN1,
@@ -201,33 +201,38 @@ _card_points = njit(inline="always")(card_points.py_func)
 
 
 @njit(cache=True, inline="always")
-def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st):
+def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
+                  in_partie):
     """Auction action of a player of kind ``code`` (registry in :mod:`.players`): the
     heuristic and PIMC players bid with the data-fitted bidder (:mod:`.bidder`, weighed by
     match equity inside a partie: :mod:`.score_bid`), the club
-    player with the conventions of :func:`.heuristic.heuristic_action`."""
+    player with the conventions of :func:`.heuristic.heuristic_action`. ``in_partie``:
+    None where no donne is played inside a partie (the score-aware bidder is then not
+    compiled in), else ``np.int64(1)`` (:func:`.score_bid.bid_call`)."""
     if code == PLAYER_RANDOM:
         return random_action(hand, astate, actions, n_actions, params, row, prof, st)
     if code == PLAYER_CLUB:
         return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
     # Score-aware inside a partie unless the seat's score_aware is 0 (:mod:`.score_bid`).
-    return fitted_call(hand, astate, actions, n_actions, params, row, prof, st)
+    return bid_call(in_partie, hand, astate, actions, n_actions, params, row, prof, st)
 
 
 @njit(cache=True, inline="always")
 def seat_action(code, hand, astate, actions, n_actions, dealer, params, row, prof, st,
-                think):
+                think, in_partie):
     """The call of a seated player of kind ``code``: a PIMC player that thinks at the
     auction (``bid_worlds`` > 0, ``think`` not None: :func:`.thinking.think_bid`) asks its
     thinking bidder, every other player :func:`choose_action` (the model bidders of
     :mod:`.auction_filter` call that one directly: they never think). Used by
-    :func:`play_one` and the Python table sequencer alike."""
+    :func:`play_one` and the Python table sequencer alike; ``in_partie`` as
+    :func:`choose_action`."""
     if code == PLAYER_PIMC:
         a = think_bid(think, hand, astate, actions, n_actions, dealer, params, row, prof,
                       st)
         if a >= 0:
             return a
-    return choose_action(code, hand, astate, actions, n_actions, params, row, prof, st)
+    return choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
+                         in_partie)
 
 
 @njit(cache=True, inline="always")
@@ -572,7 +577,8 @@ def write_result(out, row, made, tricks, cpts, bel, score):
 
 
 @njit(cache=True)
-def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, think):
+def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, think,
+             in_partie):
     """Simulate donne ``index`` of the run ``run_key`` and write it into row ``row``.
 
     Parameters
@@ -601,6 +607,10 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
         donne.
     think : None or pimc.Think
         Scratch of the PIMC player, None when no team is one (:func:`play_phase`).
+    in_partie : None or int64
+        None in runs of single donnes: the score-aware bidder is not compiled in;
+        ``np.int64(1)`` in parties, where the auction state's ``A_PARTIE`` says
+        (:func:`.score_bid.bid_call`).
     """
     codes = players.codes
     params = players.params
@@ -636,7 +646,7 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
         seat = astate[A_TO_SPEAK]
         team = seat & 1
         a = seat_action(codes[team], early[seat], astate, actions, na, dealer, params,
-                        team, prof, st, think)
+                        team, prof, st, think, in_partie)
         if auction_apply_inline(astate, a, prof) != 0:
             # A player may only make legal calls: the fault is recorded (the facade fails
             # the run) and a pass, always allowed, ends the donne.

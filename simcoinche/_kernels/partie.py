@@ -191,7 +191,7 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
                 # "The dealer moves to D+1 after every donne, a passed-out one
                 # included."
                 play_one(key, k, row, (p + k) & 3, players, prof, record, outs, scr,
-                         thinking)
+                         thinking, np.int64(1))
             taker = dout[O_TAKER, row]
             for t in range(2):
                 marks[t] = dout[O_MARKS + t, row]

@@ -44,7 +44,8 @@ run fails with the fault counted rather than bid score-blind in silence.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from simcoinche._kernels.auction import (
     A_BIDDER,
@@ -452,3 +453,33 @@ def fitted_call(hand, astate, actions, n_actions, params, row, prof, st):
         return np.int64(score_action(hand, astate, actions, n_actions, params, row, prof,
                                      st))
     return np.int64(fitted_action(hand, astate, actions, n_actions, params, row, prof, st))
+
+
+def bid_call(in_partie, hand, astate, actions, n_actions, params, row, prof, st):
+    """The data-fitted bidder's call as the donne kernels ask it: :func:`fitted_call`, or
+    :func:`.bidder.fitted_action` when ``in_partie`` is None.
+
+    ``in_partie`` is None where no donne is ever played inside a partie (``simulate``,
+    the bid samples): chosen by the argument's *type* when numba compiles the caller, so
+    those runs do not compile the score-aware bidder at all (about a sixth of a cold
+    ``simulate``'s compile). Any other value (``np.int64(1)``): the auction state says
+    (``A_PARTIE``), as :func:`fitted_call` reads it. The same call either way."""
+    if in_partie is None:
+        return np.int64(fitted_action(hand, astate, actions, n_actions, params, row, prof,
+                                      st))
+    return fitted_call(hand, astate, actions, n_actions, params, row, prof, st)
+
+
+@overload(bid_call)
+def _bid_call_nb(in_partie, hand, astate, actions, n_actions, params, row, prof, st):
+    if isinstance(in_partie, (types.NoneType, types.Omitted)):
+        def blind(in_partie, hand, astate, actions, n_actions, params, row, prof, st):
+            return np.int64(fitted_action(hand, astate, actions, n_actions, params, row,
+                                          prof, st))
+
+        return blind
+
+    def read_state(in_partie, hand, astate, actions, n_actions, params, row, prof, st):
+        return fitted_call(hand, astate, actions, n_actions, params, row, prof, st)
+
+    return read_state

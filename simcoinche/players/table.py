@@ -292,7 +292,7 @@ class Table:
                 t0 = time.perf_counter()
                 a = seat_action(self.codes[team], early[seat], astate, actions,
                                 np.int64(na), np.int64(dealer), self.params,
-                                np.int64(team), prof, st, self.think)
+                                np.int64(team), prof, st, self.think, None)
                 tm = self.timing[team]
                 tm.bids += 1
                 tm.bid_seconds += time.perf_counter() - t0
