@@ -328,6 +328,19 @@ def _settle(T, worlds, k, kind, prof, leader, n, capot_open):
 
 
 @njit(cache=True, inline="always")
+def _no_choice(legal, trick, n, info, prof):
+    """Whether no world can tell the legal cards apart: a single legal card, or every
+    one in one class of equivalent cards (:func:`one_class`)."""
+    if legal & (legal - np.uint32(1)) == 0:
+        # A single legal card: nothing to think about.
+        return True
+    kind = info[I_KIND]
+    on_table = dd._trick_state(trick, n, info[I_LEADER], kind)[3]
+    # Equivalent cards (e.g. the 7 and 8 of a plain suit): no world tells them apart.
+    return one_class(legal, (_ALL_CARDS & ~info[I_PLAYED]) | on_table, kind, prof)
+
+
+@njit(cache=True, inline="always")
 def _best_card(sums, legal, st):
     """The legal card (``uint32`` mask ``legal``) of the best sum in ``sums`` int64[32]
     (equal sums: equal means), equal ones drawn uniformly from ``st``."""
@@ -377,15 +390,10 @@ def pimc_card(T, hand, legal, trick, n, info, params, row, prof, st):
     int
         The card index (bit ``suit * 8 + rank``), one of ``legal``.
     """
-    if legal & (legal - np.uint32(1)) == 0:
-        # A single legal card: nothing to think about.
+    if _no_choice(legal, trick, n, info, prof):
         return lowest_bit(legal)
     seat = info[I_SEAT]
     kind = info[I_KIND]
-    on_table = dd._trick_state(trick, n, info[I_LEADER], kind)[3]
-    if one_class(legal, (_ALL_CARDS & ~info[I_PLAYED]) | on_table, kind, prof):
-        # Equivalent cards (e.g. the 7 and 8 of a plain suit): no world tells them apart.
-        return lowest_bit(legal)
     team = seat & 1
     worlds = max(1, int(params[row, PM_WORLDS]))
     if worlds > MAX_WORLDS:
@@ -423,13 +431,10 @@ def every_world_card(T, hand, legal, trick, n, info, params, row, prof, st):
     summed by card, ties drawn from ``st``. Arguments and result as :func:`pimc_card`;
     not a player (it allocates its two small arrays per call): the tests and
     ``benchmarks/pimc_cards.py`` compare the two on the same positions."""
-    if legal & (legal - np.uint32(1)) == 0:
+    if _no_choice(legal, trick, n, info, prof):
         return lowest_bit(legal)
     seat = info[I_SEAT]
     kind = info[I_KIND]
-    on_table = dd._trick_state(trick, n, info[I_LEADER], kind)[3]
-    if one_class(legal, (_ALL_CARDS & ~info[I_PLAYED]) | on_table, kind, prof):
-        return lowest_bit(legal)
     team = seat & 1
     worlds = max(1, int(params[row, PM_WORLDS]))
     world_constraints(T, hand, n, info)
