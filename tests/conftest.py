@@ -1,5 +1,10 @@
 """Shared fixtures: the ``engine`` fixture runs each rule test on every engine.
 
+The suite runs on every core (``make test``: pytest-xdist, one test file per worker at a
+time, ``--dist loadfile``); the files that take longest start first (:data:`FIRST`), so
+that the last minutes are not one worker finishing a long file while the others idle, and
+the quick benchmark, which runs every command, starts last (:data:`LAST`).
+
 Engines: the pure-Python reference (:mod:`engine_reference`) and the numba kernels
 (:mod:`engine_kernels`), both always: if the kernel adapter cannot be imported the test
 run stops with that ImportError. Which engines ran is printed in pytest's header.
@@ -20,6 +25,24 @@ from engine_kernels import KernelEngine
 from engine_reference import ReferenceEngine
 
 ENGINES: list[type] = [ReferenceEngine, KernelEngine]
+
+
+#: Test files started first, longest first (minutes each on a 2-core machine: cold
+#: commands in fresh processes, the solver against colver, the PIMC donnes); the others
+#: follow in file order.
+FIRST = ("test_first_run.py", "test_dd_colver.py", "test_docs_examples.py",
+         "test_pimc.py", "test_table.py", "test_bidder.py", "test_dd_simulation.py")
+#: Test files started last: the quick benchmark runs every command, so it finds their
+#: kernels compiled by the other files instead of compiling them while they do too.
+LAST = ("test_bench_quick.py",)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files of :data:`FIRST` first, in that order, those of :data:`LAST` last; every
+    other test keeps its place."""
+    rank = {name: i for i, name in enumerate(FIRST)}
+    rank.update({name: len(FIRST) + 1 + i for i, name in enumerate(LAST)})
+    items.sort(key=lambda item: rank.get(item.path.name, len(FIRST)))
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
