@@ -229,7 +229,8 @@ def one_class(legal, in_play, kind, prof):
 @njit(cache=True, inline="always")
 def _exact(T, w, j, kind, prof, leader, n, capot_open, guess):
     """Class ``j``'s exact value in world ``w`` (the world loaded in the solver), searched
-    from ``guess``; its bounds and sums updated. Returns the value."""
+    from ``guess``; its bounds (0, 0 when not yet searched) and sums updated. Returns the
+    value."""
     v = dd.card_value(T.solver, kind, prof, leader, T.trick, n, capot_open, T.reps[j],
                       guess, 0)
     T.sum_lo[j] += v - T.lo[w, j]
@@ -267,11 +268,13 @@ def class_sums(T, worlds, kind, prof, leader, n, capot_open):
     if k == 1:
         # One class: every card is worth the same in every world.
         return k
+    for w in range(worlds):
+        for j in range(k):
+            T.lo[w, j] = 0
+            T.hi[w, j] = 0
     # The first world: every class exact, each class's value the guess for the next.
     guess = np.int64(-1)
     for j in range(k):
-        T.lo[0, j] = 0
-        T.hi[0, j] = 0
         guess = _exact(T, 0, j, kind, prof, leader, n, capot_open, guess)
     for w in range(1, worlds):
         dd.begin_solve(S, T.hands[w], kind, prof)
@@ -280,22 +283,17 @@ def class_sums(T, worlds, kind, prof, leader, n, capot_open):
         for j in range(1, k):
             if T.sum_lo[j] > T.sum_lo[best]:
                 best = j
-        T.lo[w, best] = 0
-        T.hi[w, best] = 0
         v_best = _exact(T, w, best, kind, prof, leader, n, capot_open, T.guess[best])
+        t = max(v_best, np.int64(1))
         for j in range(k):
             if j == best:
                 continue
-            t = max(v_best, np.int64(1))
             r = dd.card_value(S, kind, prof, leader, T.trick, n, capot_open, T.reps[j], -1, t)
             if r >= t:
                 # It reaches the best class here: solved exactly from its bound.
-                T.lo[w, j] = 0
-                T.hi[w, j] = 0
                 _exact(T, w, j, kind, prof, leader, n, capot_open, r)
             else:
                 # Below the best class here: at most r.
-                T.lo[w, j] = 0
                 T.hi[w, j] = r
                 T.sum_hi[j] += r
     _settle(T, worlds, k, kind, prof, leader, n, capot_open)
@@ -338,6 +336,22 @@ def _no_choice(legal, trick, n, info, prof):
     on_table = dd._trick_state(trick, n, info[I_LEADER], kind)[3]
     # Equivalent cards (e.g. the 7 and 8 of a plain suit): no world tells them apart.
     return one_class(legal, (_ALL_CARDS & ~info[I_PLAYED]) | on_table, kind, prof)
+
+
+@njit(cache=True, inline="always")
+def _decision(T, hand, trick, n, info, params, row):
+    """What one card decision needs, the seat's view loaded into ``T`` (the constraints
+    on the worlds, the trick in progress): ``(kind, team, worlds, leader, capot_open)``,
+    the seats renumbered so that the player's team is the solver's team 0."""
+    team = info[I_SEAT] & 1
+    worlds = max(1, int(params[row, PM_WORLDS]))
+    world_constraints(T, hand, n, info)
+    for p in range(n):
+        T.trick[p] = trick[p]
+    leader = (info[I_LEADER] - team) & 3
+    # A capot is still open to the player's team while the other team has no trick.
+    capot_open = 1 if info[I_TRICKS + 1 - team] == 0 else 0
+    return info[I_KIND], team, worlds, leader, capot_open
 
 
 @njit(cache=True, inline="always")
@@ -392,20 +406,11 @@ def pimc_card(T, hand, legal, trick, n, info, params, row, prof, st):
     """
     if _no_choice(legal, trick, n, info, prof):
         return lowest_bit(legal)
-    seat = info[I_SEAT]
-    kind = info[I_KIND]
-    team = seat & 1
-    worlds = max(1, int(params[row, PM_WORLDS]))
+    kind, team, worlds, leader, capot_open = _decision(T, hand, trick, n, info, params, row)
     if worlds > MAX_WORLDS:
         # More worlds than the scratch holds (the registry never allows it): no card, so
         # the run fails with the fault counted.
         return -1
-    world_constraints(T, hand, n, info)
-    for p in range(n):
-        T.trick[p] = trick[p]
-    leader = (info[I_LEADER] - team) & 3
-    # A capot is still open to the player's team while the other team has no trick.
-    capot_open = 1 if info[I_TRICKS + 1 - team] == 0 else 0
     # Every world drawn first (the draws are the stream's next ones, as when each world
     # was solved as soon as drawn), then solved together.
     for w in range(worlds):
@@ -433,15 +438,7 @@ def every_world_card(T, hand, legal, trick, n, info, params, row, prof, st):
     ``benchmarks/pimc_cards.py`` compare the two on the same positions."""
     if _no_choice(legal, trick, n, info, prof):
         return lowest_bit(legal)
-    seat = info[I_SEAT]
-    kind = info[I_KIND]
-    team = seat & 1
-    worlds = max(1, int(params[row, PM_WORLDS]))
-    world_constraints(T, hand, n, info)
-    for p in range(n):
-        T.trick[p] = trick[p]
-    leader = (info[I_LEADER] - team) & 3
-    capot_open = 1 if info[I_TRICKS + 1 - team] == 0 else 0
+    kind, team, worlds, leader, capot_open = _decision(T, hand, trick, n, info, params, row)
     cards = np.zeros(8, np.int64)
     values = np.zeros(8, np.int64)
     for c in range(32):
