@@ -44,6 +44,32 @@ def _cli(args: list[str], cache: Path) -> tuple[float, subprocess.CompletedProce
     return wall, proc
 
 
+# Runs the command line as ``python -m simcoinche`` does, recording numba's compile events
+# (one per compiled function and argument types) to the JSON file named by argv[1].
+_RECORDING = """
+import json, sys
+from numba.core.event import install_recorder
+from simcoinche.commands.cli import main
+with install_recorder("numba:compile") as rec:
+    status = main(sys.argv[2:])
+seen = [(f"{e.data['dispatcher'].py_func.__module__}.{e.data['dispatcher'].py_func.__qualname__}",
+         str(e.data["args"])) for _, e in rec.buffer if e.is_start]
+with open(sys.argv[1], "w") as f:
+    json.dump(seen, f)
+sys.exit(status)
+"""
+
+
+def _compiled_twice(log: Path) -> dict[str, list[str]]:
+    """Our kernels compiled under more than one list of argument types in the run that
+    wrote ``log``: function -> its argument types."""
+    by_function: dict[str, set[str]] = {}
+    for function, args in json.loads(log.read_text()):
+        if function.startswith("simcoinche.") and "<locals>" not in function:
+            by_function.setdefault(function, set()).add(args)
+    return {f: sorted(a) for f, a in by_function.items() if len(a) > 1}
+
+
 def test_first_run_says_once_it_compiles_and_prints_compile_free_rates(tmp_path):
     cache = tmp_path / "cache"
     odds_args = ["odds", "--hand", "JH 9H AH TH KS 7C 8D AD", "--samples", "2000",
@@ -59,8 +85,18 @@ def test_first_run_says_once_it_compiles_and_prints_compile_free_rates(tmp_path)
     seconds = json.loads(proc.stdout)["seconds"]
     assert compiled >= 2 and seconds < wall - compiled + 1.0 and seconds < 0.5 * wall
 
-    # simulate: its own kernel is not cached yet, so it says so too.
-    wall, proc = _cli(sim_args, cache)
+    # simulate: its own kernel is not cached yet, so it says so too (run with numba's
+    # compile events recorded).
+    log = tmp_path / "compiles.json"
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", _RECORDING, str(log), *sim_args], cwd=REPO,
+                          env=_env(cache), capture_output=True, text=True, timeout=600,
+                          check=False)
+    wall = time.perf_counter() - t0
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    # Issue 24, item 2: no kernel compiled again under other argument types (an int32
+    # where the other callers pass an int64, a literal 0): each copy is whole seconds.
+    assert _compiled_twice(log) == {}
     assert proc.stderr.count(MESSAGE.format("simulation")) == 1, proc.stderr
     compiled = float(re.search(r"kernels compiled in (\d+) s", proc.stderr).group(1))
     m = re.search(r"20,000 donnes in ([\d.]+) s: ([\d,]+) donnes/s", proc.stdout)

@@ -116,6 +116,9 @@ def comparison_key(kind, rank, suit, length, points, trump, prof):
 @njit(cache=True, inline="always")
 def _row_order(kind, rank, suit, length, points, trump, prof):
     """Display order of a declaration row: comparison key, then the federal key."""
+    # int64 like the declaration search's keys: comparison_key compiles once, not twice.
+    kind, rank, suit = np.int64(kind), np.int64(rank), np.int64(suit)
+    length, points = np.int64(length), np.int64(points)
     return (comparison_key(kind, rank, suit, length, points, trump, prof) * (1 << 21)
             + announcement_key(kind, rank, suit, length, points, trump))
 
@@ -155,7 +158,8 @@ def _choose(h, trump, prof):
                 pts = np.int64(prof[coff + r])
                 total += pts
                 nc += 1
-                k = comparison_key(0, r, -1, 4, pts, trump, prof)
+                k = comparison_key(np.int64(0), np.int64(r), np.int64(-1), np.int64(4), pts,
+                                   trump, prof)
                 if k > key:
                     key = k
                 if mode == 1:
@@ -169,7 +173,8 @@ def _choose(h, trump, prof):
                 pts = np.int64(prof[L.P_SUITE_POINTS + min(ln, 8)])
                 if pts > 0:
                     total += pts
-                    k = comparison_key(1, RUN_TOP[b, j], s, min(ln, 5), pts, trump, prof)
+                    k = comparison_key(np.int64(1), np.int64(RUN_TOP[b, j]), np.int64(s),
+                                       np.int64(min(ln, 5)), pts, trump, prof)
                     if k > key:
                         key = k
         # "the set with the largest total (ties: the set with the best single

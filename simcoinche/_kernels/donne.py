@@ -651,7 +651,8 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
             # A player may only make legal calls: the fault is recorded (the facade fails
             # the run) and a pass, always allowed, ends the donne.
             fault = (fault | (F_CALL << seat)) + F_ONE
-            a = 0
+            # Typed, not a literal 0: auction_check compiles once, not twice.
+            a = np.int64(0)
             auction_apply_inline(astate, a, prof)
         actions[na] = a
         na += 1

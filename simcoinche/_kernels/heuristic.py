@@ -585,7 +585,8 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     if bidder >= 0 and astate[A_COINCHE] == 2:
         # Our contract is coinched: surcoinche when the takers' hands say it makes.
         if auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
-            kd = astate[A_KIND]
+            # int64 like the bidding loop's kinds: one compiled _team_estimate, not two.
+            kd = np.int64(astate[A_KIND])
             v = _value_of_level(level, prof)
             bids = _bids_by_kind(actions, n_actions, first_seat, seat, prof)
             e, _ = _team_estimate(hand, kd, bids, params, row, prof)
