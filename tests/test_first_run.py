@@ -34,39 +34,41 @@ def _env(cache: Path) -> dict[str, str]:
     return env
 
 
-def _cli(args: list[str], cache: Path) -> tuple[float, subprocess.CompletedProcess]:
+def _cli(args: list[str], cache: Path, runner: tuple[str, ...] = ("-m", "simcoinche")
+         ) -> tuple[float, subprocess.CompletedProcess]:
     env = _env(cache)
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "simcoinche", *args], cwd=REPO, env=env,
+    proc = subprocess.run([sys.executable, *runner, *args], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=600, check=False)
     wall = time.perf_counter() - t0
     assert proc.returncode == 0, proc.stderr[-2000:]
     return wall, proc
 
 
-# Runs the command line as ``python -m simcoinche`` does, recording numba's compile events
-# (one per compiled function and argument types) to the JSON file named by argv[1].
+# Runs the command line as ``python -m simcoinche`` does, with numba's compile events
+# recorded and written, as benchmarks/compile_profile.py reads them (one entry per compiled
+# function and argument types), to the JSON file named by argv[1].
 _RECORDING = """
 import json, sys
 from numba.core.event import install_recorder
+from benchmarks.compile_profile import compile_entries
 from simcoinche.commands.cli import main
 with install_recorder("numba:compile") as rec:
     status = main(sys.argv[2:])
-seen = [(f"{e.data['dispatcher'].py_func.__module__}.{e.data['dispatcher'].py_func.__qualname__}",
-         str(e.data["args"])) for _, e in rec.buffer if e.is_start]
 with open(sys.argv[1], "w") as f:
-    json.dump(seen, f)
+    json.dump(compile_entries(rec.buffer), f)
 sys.exit(status)
 """
 
 
 def _compiled_twice(log: Path) -> dict[str, list[str]]:
     """Our kernels compiled under more than one list of argument types in the run that
-    wrote ``log``: function -> its argument types."""
+    wrote ``log``: function -> its argument types. Functions local to an ``@overload``
+    (``<locals>``) are left out: numba picks one of them per argument type by design."""
     by_function: dict[str, set[str]] = {}
-    for function, args in json.loads(log.read_text()):
-        if function.startswith("simcoinche.") and "<locals>" not in function:
-            by_function.setdefault(function, set()).add(args)
+    for e in json.loads(log.read_text()):
+        if e["function"].startswith("simcoinche.") and "<locals>" not in e["function"]:
+            by_function.setdefault(e["function"], set()).add(e["args"])
     return {f: sorted(a) for f, a in by_function.items() if len(a) > 1}
 
 
@@ -88,12 +90,7 @@ def test_first_run_says_once_it_compiles_and_prints_compile_free_rates(tmp_path)
     # simulate: its own kernel is not cached yet, so it says so too (run with numba's
     # compile events recorded).
     log = tmp_path / "compiles.json"
-    t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _RECORDING, str(log), *sim_args], cwd=REPO,
-                          env=_env(cache), capture_output=True, text=True, timeout=600,
-                          check=False)
-    wall = time.perf_counter() - t0
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    wall, proc = _cli(sim_args, cache, runner=("-c", _RECORDING, str(log)))
     # Issue 24, item 2: no kernel compiled again under other argument types (an int32
     # where the other callers pass an int64, a literal 0): each copy is whole seconds.
     assert _compiled_twice(log) == {}

@@ -158,8 +158,8 @@ def _choose(h, trump, prof):
                 pts = np.int64(prof[coff + r])
                 total += pts
                 nc += 1
-                k = comparison_key(np.int64(0), np.int64(r), np.int64(-1), np.int64(4), pts,
-                                   trump, prof)
+                # Typed, not literals: comparison_key compiles once, not twice.
+                k = comparison_key(np.int64(0), r, np.int64(-1), np.int64(4), pts, trump, prof)
                 if k > key:
                     key = k
                 if mode == 1:
@@ -173,8 +173,8 @@ def _choose(h, trump, prof):
                 pts = np.int64(prof[L.P_SUITE_POINTS + min(ln, 8)])
                 if pts > 0:
                     total += pts
-                    k = comparison_key(np.int64(1), np.int64(RUN_TOP[b, j]), np.int64(s),
-                                       np.int64(min(ln, 5)), pts, trump, prof)
+                    k = comparison_key(np.int64(1), RUN_TOP[b, j], s, min(ln, 5), pts, trump,
+                                       prof)
                     if k > key:
                         key = k
         # "the set with the largest total (ties: the set with the best single

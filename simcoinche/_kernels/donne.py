@@ -62,6 +62,7 @@ from simcoinche._kernels.layout import (
 )
 from simcoinche._kernels.play import beats, card_points, legal_mask_win
 from simcoinche._kernels.players import (
+    ACT_PASS,
     I_ANN_TEAM,
     I_BELOTE_SEAT,
     I_COINCHE,
@@ -651,8 +652,8 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
             # A player may only make legal calls: the fault is recorded (the facade fails
             # the run) and a pass, always allowed, ends the donne.
             fault = (fault | (F_CALL << seat)) + F_ONE
-            # Typed, not a literal 0: auction_check compiles once, not twice.
-            a = np.int64(0)
+            # Typed, not a literal: auction_check compiles once, not twice.
+            a = np.int64(ACT_PASS)
             auction_apply_inline(astate, a, prof)
         actions[na] = a
         na += 1
