@@ -62,3 +62,14 @@ def test_version(capsys):
         cli.main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.strip() == f"simcoinche {simcoinche.__version__}"
+
+
+def test_every_help_text_prints_its_percent_signs_once():
+    # A description is printed as written ("95 %% interval" would show both signs); a
+    # help string is %-formatted: each page reads "95 % interval", never "%%".
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    pages = [parser.format_help()] + [p.format_help() for p in sub.choices.values()]
+    assert len(pages) > 10
+    for page in pages:
+        assert "%%" not in page

@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "would have bid as they did, then for each legal action now (pass, each bid up to "
         "--max-bid, coinche, surcoinche) let the model players finish the auction and "
         "play the donne. Prints the expected marks of the player's team minus the "
-        "opponents' per action with 95 %% intervals, best first (the same deals for "
+        "opponents' per action with 95 % intervals, best first (the same deals for "
         "every action).",
     )
     p.add_argument("--hand", required=True, metavar="CARDS",

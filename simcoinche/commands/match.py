@@ -22,14 +22,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="duplicate match between two players (same deals, both seat pairs)",
         description="Play N deals at two tables each (same cards, same dealer; A at seats "
         "0/2 at one table and 1/3 at the other) and report A's marks minus B's per deal "
-        "with a 95 %% interval, the share of deals won, and per player its contracts made "
+        "with a 95 % interval, the share of deals won, and per player its contracts made "
         "and coinches won. A player is KIND or KIND:name=value,... (e.g. "
         "heuristic:bid_margin=5; kinds and parameters in simcoinche.players.registry), or one of "
         "colver's bots: colver-ismcts[:time=SECONDS] (default 0.05 s per card) or "
         "colver-isdd[:worlds=N] (default 8), federal only, pip install "
         "'simcoinche[peers]' (simcoinche.players.peers). With --parties N, whole parties "
         "to the profile's target instead of deals: partie p played at both tables with the "
-        "same deal stream, and A's parties won minus B's per pair reported with a 95 %% "
+        "same deal stream, and A's parties won minus B's per pair reported with a 95 % "
         "interval (kernel players only).",
     )
     p.add_argument("a", metavar="A", help="player A: KIND or KIND:name=value,...")
