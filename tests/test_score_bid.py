@@ -21,14 +21,20 @@ from simcoinche._kernels.auction import (
     A_PARTIE,
     A_PENDING,
     A_TOTAL,
+    AUCTION_STATE_LEN,
     auction_apply,
     auction_check,
 )
 from simcoinche._kernels.bidder import fitted_action
 from simcoinche._kernels.layout import P_PARTIE_RULE
 from simcoinche._kernels.score_bid import (
+    FB_SCORE_GATE as SB_GATE,
+)
+from simcoinche._kernels.score_bid import (
     SLOPE_MARKS,
     _cell_equity,
+    _local,
+    _local_memo,
     bid_call,
     equity_at,
     fitted_call,
@@ -227,7 +233,7 @@ def _random_auctions(n, seed, score, over=None):
 def test_at_the_start_of_a_partie_the_calls_are_mostly_the_score_blind_ones():
     # At 0-0 a mark is worth about what it is worth anywhere: the margins converted at
     # the local slope keep the score-blind bidder's calls in most positions.
-    pairs = _random_auctions(1500, 1, (0, 0))
+    pairs = _random_auctions(1500, 1, (0, 0), {"score_gate": 0})
     same = np.mean([a == b for a, b in pairs])
     assert same >= 0.85, same
 
@@ -296,6 +302,86 @@ def test_leading_near_the_end_bids_no_higher_and_trailing_coinches_more():
     coinche_aware = sum(a == 1 for a, _ in trail)
     coinche_blind = sum(b == 1 for _, b in trail)
     assert coinche_aware > 2 * max(coinche_blind, 5), (coinche_aware, coinche_blind)
+
+
+def test_where_the_equity_bends_less_than_the_gate_the_call_is_the_score_blind_one():
+    # Below the seat's score_gate the equity is a straight line over a donne's swing and
+    # the score-blind call is taken as it is; score_gate=0 weighs the same positions,
+    # and its calls do part from the score-blind ones somewhere.
+    gated = _row()
+    weighed = _row(score_gate=0)
+    gate = gated[0, SB_GATE]
+    assert gate > 0
+    rng = np.random.default_rng(8)
+    st_rng = np.zeros(4, dtype=np.uint64)
+    straight = weighed_differ = 0
+    for _ in range(1500):
+        totals = (int(rng.integers(0, 150)) * 10, int(rng.integers(0, 150)) * 10)
+        hand = np.uint32(sum(1 << int(c) for c in rng.permutation(32)[:8]))
+        st, acts, k = _state((), int(rng.integers(4)), totals)
+        for _ in range(int(rng.integers(3))):  # a call or two of the score-blind bidder
+            a = fitted_action(np.uint32(0xF0F0), st, acts, k, gated, 0, FEDERAL.packed,
+                              st_rng)
+            auction_apply(st, a, FEDERAL.packed)
+            acts[k] = a
+            k += 1
+        if st[8] != 0:
+            continue
+        us = int(st[0]) & 1
+        score = (np.int64(totals[us]), np.int64(totals[1 - us]), np.int64(0), np.int64(0),
+                 np.int64(FEDERAL.target), np.int64(FEDERAL.packed[P_PARTIE_RULE]),
+                 k % 2 == 0)
+        if _local(gated, 0, score)[2] >= gate:
+            continue
+        straight += 1
+        blind = fitted_action(hand, st, acts, k, gated, 0, FEDERAL.packed, st_rng.copy())
+        assert score_action(hand, st.copy(), acts, k, gated, 0, FEDERAL.packed,
+                            st_rng.copy()) == blind
+        weighed_differ += int(score_action(hand, st.copy(), acts, k, weighed, 0,
+                                           FEDERAL.packed, st_rng.copy()) != blind)
+    assert straight > 300
+    assert weighed_differ > 0
+
+
+def test_the_score_memo_gives_the_slope_and_equity_of_the_score_it_is_asked():
+    # (slope, now) is computed once per team and auction and kept in the auction state,
+    # keyed by the score: a repeated call reads the same numbers, and a memo left by
+    # another score, pending flag, dealer or parameter row is never read.
+    params = np.concatenate([_row(), _row(profile="classic")])
+    rng = np.random.default_rng(5)
+    st = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
+    for _ in range(400):
+        us = int(rng.integers(2))
+        row = int(rng.integers(2))
+        score = (np.int64(rng.integers(0, 200) * 10), np.int64(rng.integers(0, 200) * 10),
+                 np.int64(rng.integers(2) * (rng.random() < 0.2)), np.int64(0),
+                 np.int64(2000), np.int64(0), bool(rng.integers(2)))
+        want = _local(params, row, score)
+        assert _local_memo(st, params, row, score, us) == want  # fresh, or a stale key
+        assert _local_memo(st, params, row, score, us) == want  # read back
+
+
+def test_a_call_after_another_score_is_the_call_of_its_own_score():
+    # The same auction state reused for a new score (as the partie kernel reuses it from
+    # donne to donne) calls as a fresh state at that score.
+    row = _row()
+    rng = np.random.default_rng(6)
+    st_rng = np.zeros(4, dtype=np.uint64)
+    differ = 0
+    for _ in range(300):
+        hand = np.uint32(sum(1 << int(c) for c in rng.permutation(32)[:8]))
+        dealer = int(rng.integers(4))
+        first = (int(rng.integers(0, 200)) * 10, int(rng.integers(0, 200)) * 10)
+        then = (int(rng.integers(150, 200)) * 10, int(rng.integers(0, 200)) * 10)
+        used, acts, k = _state((), dealer, first)
+        a_first = score_action(hand, used, acts, k, row, 0, FEDERAL.packed, st_rng.copy())
+        used[A_TOTAL:A_TOTAL + 2] = then
+        fresh, _, _ = _state((), dealer, then)
+        a_then = score_action(hand, used, acts, k, row, 0, FEDERAL.packed, st_rng.copy())
+        assert a_then == score_action(hand, fresh, acts, k, row, 0, FEDERAL.packed,
+                                      st_rng.copy())
+        differ += int(a_first != a_then)
+    assert differ > 0  # the two scores do call differently somewhere
 
 
 def test_slope_conversion_scale_is_about_a_donne():

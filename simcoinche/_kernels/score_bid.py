@@ -26,15 +26,24 @@ each one by **P(our team wins the partie)**:
   marks (``TIE_PER_MARK``), then, between kinds of equal value, uniformly from the
   player's stream as the fitted bidder does.
 
-Candidates weighed: pass, coinche and surcoinche where legal; for the two kinds worth
-most in marks (their best level or capot; any kind tied with the second too), their
-lowest legal level, their best level in marks (``BT_BEST``) and capot. A kind the marks
-rank third or lower is not weighed: it is the same hand's weaker suit, which the score
-rarely turns into the best call, and weighing every kind cost the parties a third of
-their speed. Two
-outcomes per candidate, so the model knows the spread of a contract (how often it
-fails), not the whole distribution of marks: a made contract's tricks are taken as won
-by both teams unless it is a capot, a failed contract's by both.
+Candidates weighed: pass, coinche and surcoinche where legal; for the kind worth most in
+marks (its best level or capot; any kind tied with it too), its lowest legal level, its
+best level in marks (``BT_BEST``) and, where the marks rank it first in the kind, capot.
+The other kinds and capots are not weighed: on 200,000 auction positions of random
+partie scores, weighing the second kind and every capot changed 12 calls, and cost a
+third of the weighing. Two outcomes per candidate, so the model knows the spread of a
+contract (how often it fails), not the whole distribution of marks: a made contract's
+tricks are taken as won by both teams unless it is a capot, a failed contract's by both.
+
+Where the weighing cannot change the call it is not done: if the equity is a straight
+line over a donne's swing (its **bend**, the second difference over the first, below the
+seat's ``score_gate``), every candidate is worth ``now + slope x marks`` and the calls
+are the marks' calls, so :func:`.bidder.fitted_action` is called instead. The slope, the
+equity now and the bend depend on the score alone: each team computes them once per
+auction and keeps them in the auction state (``A_MEMO``). With ``score_gate=0`` every
+call is weighed. Measured (benchmarks/README.md, "The score-aware bidder's cost, third
+look"): the default gate weighs about a quarter of the teams' auctions and the
+score-aware players win as many parties as weighing every call.
 
 Everything is read from the parameter row (:mod:`.bid_layout`); nothing is allocated. A
 row without the equity grid or the spread of this profile makes the call illegal, so the
@@ -52,11 +61,13 @@ from simcoinche._kernels.auction import (
     A_COINCHE,
     A_KIND,
     A_LEVEL,
+    A_MEMO,
     A_PARTIE,
     A_PENDING,
     A_STATUS,
     A_TO_SPEAK,
     A_TOTAL,
+    MEMO_LEN,
 )
 from simcoinche._kernels.bid_layout import (
     BO_DEF,
@@ -130,6 +141,7 @@ from simcoinche._kernels.scoring import settle, team_step
 
 # --- named parameter (offset in the parameter row; name in players.registry) ------------
 FB_SCORE_AWARE = 53  # 1: weigh calls by match equity inside a partie; 0: by marks
+FB_SCORE_GATE = 54   # weigh by equity only where its bend (:func:`_local`) reaches this
 
 SLOPE_MARKS = 100.0   # marks scored vs conceded to measure equity per mark (about a donne)
 TIE_PER_MARK = 1e-9   # equity per mark that tells equal equities apart (|marks| < 10^4)
@@ -190,6 +202,11 @@ def _after(params, row, score, us_mark, them_mark, us_tricks, them_tricks, us_fa
     tot_us, tot_them, pend_us, pend_them, target, rule, we_deal = score
     mu = np.int64(np.floor(us_mark + 0.5))
     mt = np.int64(np.floor(them_mark + 0.5))
+    if pend_us == 0 and pend_them == 0 and tot_us + mu < target and tot_them + mt < target:
+        # Both stay below the target and nobody was pending: no end rule applies.
+        if we_deal:
+            return _bilinear(params, row, np.float64(tot_us + mu), np.float64(tot_them + mt))
+        return 1.0 - _bilinear(params, row, np.float64(tot_them + mt), np.float64(tot_us + mu))
     au, qu, eu = team_step(tot_us, pend_us, mu, us_tricks, us_failed, target, rule)
     at, qt, et = team_step(tot_them, pend_them, mt, them_tricks, them_failed, target, rule)
     w = settle(eu, et, au, at)
@@ -202,12 +219,14 @@ def _after(params, row, score, us_mark, them_mark, us_tricks, them_tricks, us_fa
     return 1.0 - equity_at(params, row, np.float64(at), np.float64(au), qt, qu, target)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cell_equity(params, row, cell, we_take, capot, score):
     """P(we win the partie) if the contract of outcome cell ``cell`` (offset of its
     ``N_STATS`` numbers, takers' side) is played, ``we_take`` whether our team holds it.
-    Compiled once, called from every candidate (its two outcomes share one copy of
-    :func:`_after`)."""
+    Inlined at its two call sites in :func:`score_action` (the contract standing or
+    doubled, the bids weighed): a call with the parameter array's fields as arguments
+    cost more than the lookups it made. Its two outcomes share one copy of
+    :func:`_after`."""
     p = params[row, cell + ST_MADE]
     eq = 0.0
     for failed in range(2):
@@ -234,22 +253,49 @@ def _cell_equity(params, row, cell, we_take, capot, score):
 
 @njit(cache=True)
 def _local(params, row, score):
-    """``(slope, now)`` at ``score``: the local slope of P(we win) per mark of difference
-    (scoring ``SLOPE_MARKS`` against conceding them, over twice ``SLOPE_MARKS``) and
-    P(we win) if the score stays as it is. Compiled once (one copy of :func:`_after`)."""
+    """``(slope, now, bend)`` at ``score``: the local slope of P(we win) per mark of
+    difference (scoring ``SLOPE_MARKS`` against conceding them, over twice
+    ``SLOPE_MARKS``), P(we win) if the score stays as it is, and how far the equity bends
+    over that swing: ``|gain + loss - 2 now| / (gain - loss)``, the second difference over
+    the first (0 where the equity is a straight line, or flat). Compiled once (one copy
+    of :func:`_after`)."""
     one = np.int64(1)
-    diff = 0.0
-    for conceded in range(2):
-        us = 0.0 if conceded else SLOPE_MARKS
-        them = SLOPE_MARKS if conceded else 0.0
-        e = _after(params, row, score, us, them, one, one, False, False)
-        diff += -e if conceded else e
+    gain = _after(params, row, score, SLOPE_MARKS, 0.0, one, one, False, False)
+    loss = _after(params, row, score, 0.0, SLOPE_MARKS, one, one, False, False)
     if score[6]:
         a, b, pa, pb = score[0], score[1], score[2], score[3]
     else:
         a, b, pa, pb = score[1], score[0], score[3], score[2]
     e = equity_at(params, row, np.float64(a), np.float64(b), pa, pb, score[4])
-    return diff / (2.0 * SLOPE_MARKS), e if score[6] else 1.0 - e
+    now = e if score[6] else 1.0 - e
+    spread = gain - loss
+    bend = abs(gain + loss - 2.0 * now) / spread if spread > 0.0 else 0.0
+    return spread / (2.0 * SLOPE_MARKS), now, bend
+
+
+@njit(cache=True, inline="always")
+def _local_memo(astate, params, row, score, us):
+    """:func:`_local` for team ``us``, computed once per auction: the score does not
+    change while the seats speak, so the first call of a team stores ``(slope, now,
+    bend)`` in its memo slots (``A_MEMO``), keyed by the totals, pending flags, who deals
+    next and the parameter row, and its later calls read them (the same numbers)."""
+    base = A_MEMO + MEMO_LEN * us
+    # Flags: both pending flags, who deals next, and bit 3 so that a zeroed memo is no key.
+    flags = 8 | np.int64(score[2]) | (np.int64(score[3]) << 1) | (np.int64(score[6]) << 2)
+    # The three float64 sit on the six int32 after the key (A_MEMO, MEMO_LEN are even).
+    memo = astate[base + 4:base + MEMO_LEN].view(np.float64)
+    if astate[base] == score[0] and astate[base + 1] == score[1] and \
+            astate[base + 2] == flags and astate[base + 3] == row:
+        return memo[0], memo[1], memo[2]
+    slope, now, bend = _local(params, row, score)
+    astate[base] = score[0]
+    astate[base + 1] = score[1]
+    astate[base + 2] = flags
+    astate[base + 3] = row
+    memo[0] = slope
+    memo[1] = now
+    memo[2] = bend
+    return slope, now, bend
 
 
 @njit(cache=True, inline="always")
@@ -286,7 +332,6 @@ def _weigh_kind(kd, b, lowest, margin, slope, score, state, params, row, nv):
     level in marks and capot, against ``state = (best, best_lv, tied, best_a)`` as in
     :func:`.bidder._bid_kind`, values in equity. Returns the updated state."""
     best, best_lv, tied, best_a = state
-    # (typed bool, not a literal: one compiled _cell_equity for both sides)
     us_take = np.bool_(True)
     off = own_values_row(kd, b)
     k_lv = np.int64(params[row, BT_BEST + (kind_class(kd) * NB + b) * NLEV + lowest])
@@ -297,6 +342,10 @@ def _weigh_kind(kd, b, lowest, margin, slope, score, state, params, row, nv):
             lv = np.int64(lowest) if lowest < nv and lowest != k_lv else np.int64(-1)
         else:
             lv = np.int64(nv)
+            if k_lv >= 0 and params[row, off + nv * N_MULT] - params[row, FB_CAPOT_MARGIN] \
+                    < params[row, off + k_lv * N_MULT]:
+                # Capot is weighed only where the marks rank it first in its kind.
+                continue
         if lv < 0:
             continue
         m = margin + (params[row, FB_CAPOT_MARGIN] if lv == nv else 0.0)
@@ -326,9 +375,6 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
             not params[row, EQ_STEP] > 0.0:
         # No tables, spread or equity grid for this profile: refuse (counted fault).
         return illegal_action(astate)
-    # Typed bools, not literals: one compiled _cell_equity for both sides.
-    us_take = np.bool_(True)
-    them_take = np.bool_(False)
     seat = astate[A_TO_SPEAK]
     level = astate[A_LEVEL]
     bidder = astate[A_BIDDER]
@@ -336,8 +382,6 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
     cur_kd = astate[A_KIND]
     nv = prof[P_N_BID_VALUES]
     leads = np.int64(n_actions % 4 == 0)
-    ctx = auction_context(actions, n_actions, seat, prof)
-    summary = suit_summary(hand)
     ours = bidder >= 0 and (bidder & 1) == (seat & 1)
     us = seat & 1
     target = np.int64(prof[P_TARGET])
@@ -345,7 +389,14 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
     score = (np.int64(astate[A_TOTAL + us]), np.int64(astate[A_TOTAL + 1 - us]),
              np.int64(astate[A_PENDING + us]), np.int64(astate[A_PENDING + 1 - us]),
              target, prof[P_PARTIE_RULE], n_actions % 2 == 0)
-    slope, now = _local(params, row, score)
+    slope, now, bend = _local_memo(astate, params, row, score, us)
+    if bend < params[row, FB_SCORE_GATE]:
+        # The equity is a straight line over a donne's swing here: weighed by it, the
+        # calls are the marks' calls (every value is now + slope x marks), so the
+        # score-blind bidder's call is taken as it is, at a fraction of the cost.
+        return fitted_action(hand, astate, actions, n_actions, params, row, prof, st)
+    ctx = auction_context(actions, n_actions, seat, prof)
+    summary = suit_summary(hand)
 
     # --- passing, coinche, surcoinche ---------------------------------------------------
     best_a = ACT_PASS
@@ -356,48 +407,65 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
         pe = params[row, FB_PASS_EV]
         best = now + slope * pe + TIE_PER_MARK * pe
         margin = params[row, FB_BID_MARGIN]
-    elif ours:
-        # Our contract stands as it is.
-        b = own_bucket(hand, summary, cur_kd, ctx, leads, params, row)
-        marks = params[row, own_values_row(cur_kd, b) + level * N_MULT + mult_index(mult)]
-        best = _cell_equity(params, row, own_cell(cur_kd, b, level, mult_index(mult)), us_take,
-                            level == nv, score) + TIE_PER_MARK * marks
-        margin = params[row, FB_RAISE_MARGIN]
-        if mult == 2 and prof[P_ALLOW_SURCOINCHE] != 0 and \
-                auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
-            # "Surcoinche": our coinched contract at x4.
-            m = params[row, FB_SURCOINCHE_MARGIN]
-            marks = params[row, own_values_row(cur_kd, b) + level * N_MULT + 2] - m
-            ev = _cell_equity(params, row, own_cell(cur_kd, b, level, 2), us_take, level == nv,
-                              score) - slope * m + TIE_PER_MARK * marks
-            if ev > best:
-                best = ev
-                best_a = ACT_SURCOINCHE
     else:
-        # The opponents' contract: they take it.
-        def_off = def_values_row(hand, summary, cur_kd, _value_of_level(level, prof), ctx,
-                                 params, row)
-        mi = mult_index(mult)
-        best = _cell_equity(params, row, def_cell(def_off, cur_kd, mi), them_take, level == nv,
-                            score) - TIE_PER_MARK * params[row, def_off + mi]
-        margin = params[row, FB_COMPETE_MARGIN]
-        if mult == 1 and auction_check_inline(astate, ACT_COINCHE, prof) == 0:
-            # "Coinche": their contract at x2.
-            m = params[row, FB_COINCHE_MARGIN]
-            marks = -params[row, def_off + 1] - m
-            ev = _cell_equity(params, row, def_cell(def_off, cur_kd, 1), them_take, level == nv,
-                              score) - slope * m + TIE_PER_MARK * marks
-            if ev > best:
+        # A contract stands: weigh it as it is (option 0) and, where legal, doubled
+        # (option 1), both through one _cell_equity (one inlined copy).
+        cells = (np.int64(0), np.int64(0))
+        tie_marks = (0.0, 0.0)
+        double_margin = 0.0
+        double_a = ACT_PASS
+        n_opts = 1
+        if ours:
+            # Our contract stands as it is.
+            b = own_bucket(hand, summary, cur_kd, ctx, leads, params, row)
+            off = own_values_row(cur_kd, b)
+            margin = params[row, FB_RAISE_MARGIN]
+            stand = own_cell(cur_kd, b, level, mult_index(mult))
+            stand_marks = params[row, off + level * N_MULT + mult_index(mult)]
+            cells = (stand, stand)
+            tie_marks = (stand_marks, stand_marks)
+            if mult == 2 and prof[P_ALLOW_SURCOINCHE] != 0 and \
+                    auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
+                # "Surcoinche": our coinched contract at x4.
+                double_margin = params[row, FB_SURCOINCHE_MARGIN]
+                cells = (stand, own_cell(cur_kd, b, level, 2))
+                tie_marks = (stand_marks, params[row, off + level * N_MULT + 2] - double_margin)
+                double_a = ACT_SURCOINCHE
+                n_opts = 2
+        else:
+            # The opponents' contract: they take it.
+            def_off = def_values_row(hand, summary, cur_kd, _value_of_level(level, prof), ctx,
+                                     params, row)
+            margin = params[row, FB_COMPETE_MARGIN]
+            mi = mult_index(mult)
+            stand = def_cell(def_off, cur_kd, mi)
+            cells = (stand, stand)
+            tie_marks = (-params[row, def_off + mi], -params[row, def_off + mi])
+            if mult == 1 and auction_check_inline(astate, ACT_COINCHE, prof) == 0:
+                # "Coinche": their contract at x2.
+                double_margin = params[row, FB_COINCHE_MARGIN]
+                cells = (stand, def_cell(def_off, cur_kd, 1))
+                tie_marks = (-params[row, def_off + mi], -params[row, def_off + 1] - double_margin)
+                double_a = ACT_COINCHE
+                n_opts = 2
+        best = -np.inf
+        for q in range(n_opts):
+            m = double_margin if q == 1 else 0.0
+            ev = _cell_equity(params, row, cells[q], ours, level == nv, score) - slope * m \
+                + TIE_PER_MARK * tie_marks[q]
+            if q == 0:
                 best = ev
-                best_a = ACT_COINCHE
+            elif ev > best:
+                best = ev
+                best_a = double_a
 
     # --- bids ---------------------------------------------------------------------------
     lowest = level + 1
     if lowest <= nv and auction_check_inline(astate, ACT_BID_BASE + lowest * N_KINDS,
                                              prof) == 0:
         # Every kind's bucket, then its worth in marks (its best level or capot, margins
-        # off); only the two kinds worth most in marks (and any tied with the second)
-        # are weighed in equity: the weighing costs two outcomes per level.
+        # off); only the kind worth most in marks (and any tied with it) is weighed in
+        # equity: the weighing costs two outcomes per level.
         b0 = suit_bucket(h, 0, summary, ctx, leads, params, row)
         b1 = suit_bucket(h, 1, summary, ctx, leads, params, row)
         b2 = suit_bucket(h, 2, summary, ctx, leads, params, row)
@@ -414,20 +482,13 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
         w3 = _kind_marks(3, b3, lowest, params, row, nv)
         w4 = _kind_marks(4, b4, lowest, params, row, nv) if b4 >= 0 else -np.inf
         w5 = _kind_marks(5, b5, lowest, params, row, nv) if b5 >= 0 else -np.inf
-        top = -np.inf
-        second = -np.inf
-        for w in (w0, w1, w2, w3, w4, w5):
-            if w > top:
-                second = top
-                top = w
-            elif w > second:
-                second = w
+        top = max(max(max(w0, w1), max(w2, w3)), max(w4, w5))
         # One loop over the kinds (one copy of the weighing in the compiled code).
         buckets = (b0, b1, b2, b3, b4, b5)
         worths = (w0, w1, w2, w3, w4, w5)
         state = (best, np.int64(-1), np.int64(0), np.int64(best_a))
         for kd in range(6):
-            if buckets[kd] >= 0 and worths[kd] >= second:
+            if buckets[kd] >= 0 and worths[kd] >= top:
                 state = _weigh_kind(kd, buckets[kd], lowest, margin, slope, score, state,
                                     params, row, nv)
         best, best_lv, tied, best_a = state

@@ -120,6 +120,11 @@ FITTED_BIDDER_PARAMS = (
     Param("score_aware", SB.FB_SCORE_AWARE, 1.0,
           "in a partie, call for the best chance of winning it (match equity) instead of "
           "the best marks; 0 bids score-blind", integer=True, minimum=0, maximum=1),
+    Param("score_gate", SB.FB_SCORE_GATE, 0.1,
+          "in a partie, weigh the calls by match equity only where it bends by at least "
+          "this over a donne's swing (second difference over first); elsewhere the "
+          "equity is a straight line and the score-blind call is taken; 0 weighs every "
+          "call", minimum=0),
 )
 
 #: The club player's parameters (its bidding conventions and its card play).
