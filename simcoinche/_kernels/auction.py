@@ -65,7 +65,7 @@ A_PARTIE = 10     # 1 when the donne is played inside a partie (the slots below 
 A_TOTAL = 11      # 2 entries: each team's total before the donne
 A_PENDING = 13    # 2 entries: each team's pending flag (scoring.team_step)
 # The score-aware bidder's memo of what the score alone decides (:func:`.score_bid._local`),
-# MEMO_LEN entries per team from A_MEMO (even: its two float64 sit on 8-byte bounds);
+# MEMO_LEN entries per team from A_MEMO (even: its three float64 sit on 8-byte bounds);
 # keyed by the score it was computed for, so a stale entry is never read.
 A_MEMO = 16
 MEMO_LEN = 10

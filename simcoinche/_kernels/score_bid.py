@@ -408,56 +408,50 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
         best = now + slope * pe + TIE_PER_MARK * pe
         margin = params[row, FB_BID_MARGIN]
     else:
-        # A contract stands: weigh it as it is (option 0) and, where legal, doubled
-        # (option 1), both through one _cell_equity (one inlined copy).
-        cells = (np.int64(0), np.int64(0))
-        tie_marks = (0.0, 0.0)
-        double_margin = 0.0
-        double_a = ACT_PASS
-        n_opts = 1
+        # A contract stands: weigh it as it is and, where legal, doubled, both through
+        # one _cell_equity (one inlined copy).
+        dbl_cell = np.int64(-1)  # -1: doubling not weighed
+        dbl_marks = 0.0
+        dbl_margin = 0.0
+        dbl_a = ACT_PASS
         if ours:
             # Our contract stands as it is.
             b = own_bucket(hand, summary, cur_kd, ctx, leads, params, row)
             off = own_values_row(cur_kd, b)
             margin = params[row, FB_RAISE_MARGIN]
-            stand = own_cell(cur_kd, b, level, mult_index(mult))
+            stand_cell = own_cell(cur_kd, b, level, mult_index(mult))
             stand_marks = params[row, off + level * N_MULT + mult_index(mult)]
-            cells = (stand, stand)
-            tie_marks = (stand_marks, stand_marks)
             if mult == 2 and prof[P_ALLOW_SURCOINCHE] != 0 and \
                     auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
                 # "Surcoinche": our coinched contract at x4.
-                double_margin = params[row, FB_SURCOINCHE_MARGIN]
-                cells = (stand, own_cell(cur_kd, b, level, 2))
-                tie_marks = (stand_marks, params[row, off + level * N_MULT + 2] - double_margin)
-                double_a = ACT_SURCOINCHE
-                n_opts = 2
+                dbl_margin = params[row, FB_SURCOINCHE_MARGIN]
+                dbl_cell = own_cell(cur_kd, b, level, 2)
+                dbl_marks = params[row, off + level * N_MULT + 2] - dbl_margin
+                dbl_a = ACT_SURCOINCHE
         else:
             # The opponents' contract: they take it.
             def_off = def_values_row(hand, summary, cur_kd, _value_of_level(level, prof), ctx,
                                      params, row)
             margin = params[row, FB_COMPETE_MARGIN]
-            mi = mult_index(mult)
-            stand = def_cell(def_off, cur_kd, mi)
-            cells = (stand, stand)
-            tie_marks = (-params[row, def_off + mi], -params[row, def_off + mi])
+            stand_cell = def_cell(def_off, cur_kd, mult_index(mult))
+            stand_marks = -params[row, def_off + mult_index(mult)]
             if mult == 1 and auction_check_inline(astate, ACT_COINCHE, prof) == 0:
                 # "Coinche": their contract at x2.
-                double_margin = params[row, FB_COINCHE_MARGIN]
-                cells = (stand, def_cell(def_off, cur_kd, 1))
-                tie_marks = (-params[row, def_off + mi], -params[row, def_off + 1] - double_margin)
-                double_a = ACT_COINCHE
-                n_opts = 2
+                dbl_margin = params[row, FB_COINCHE_MARGIN]
+                dbl_cell = def_cell(def_off, cur_kd, 1)
+                dbl_marks = -params[row, def_off + 1] - dbl_margin
+                dbl_a = ACT_COINCHE
         best = -np.inf
-        for q in range(n_opts):
-            m = double_margin if q == 1 else 0.0
-            ev = _cell_equity(params, row, cells[q], ours, level == nv, score) - slope * m \
-                + TIE_PER_MARK * tie_marks[q]
-            if q == 0:
+        for doubled in range(2 if dbl_cell >= 0 else 1):
+            m = dbl_margin if doubled else 0.0
+            ev = _cell_equity(params, row, dbl_cell if doubled else stand_cell, ours,
+                              level == nv, score) - slope * m \
+                + TIE_PER_MARK * (dbl_marks if doubled else stand_marks)
+            if not doubled:
                 best = ev
             elif ev > best:
                 best = ev
-                best_a = double_a
+                best_a = dbl_a
 
     # --- bids ---------------------------------------------------------------------------
     lowest = level + 1
