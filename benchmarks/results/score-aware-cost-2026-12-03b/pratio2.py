@@ -1,25 +1,58 @@
-"""Parties aware/blind donnes/s ratio by many short alternating runs (robust to VM drift)."""
-import json, sys, time
+"""Parties donnes/s of score-aware specs over the score-blind heuristic, by alternating runs.
+
+Many short runs, alternating the specs, are robust to the drift of a shared VM where one
+long run of each is not. Usage::
+
+    python pratio2.py PARTIES PAIRS SPEC [SPEC ...]
+
+e.g. ``python pratio2.py 5000 30 heuristic "heuristic:score_gate=0"``. Prints, per spec, the
+median of the pair ratios, the best rate over the best rate and the sum over the sum, and
+writes every rate to ``pr2-<unix time>.json`` in the working directory.
+"""
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
 from simcoinche.runs.partie import parties
-n, k = int(sys.argv[1]), int(sys.argv[2])
-specs = sys.argv[3:]
-out = "/tmp/w/pr2.parquet"
-def run(players, m, seed):
-    t0 = time.perf_counter()
-    s = parties(m, seed=seed, out=out, overwrite=True, threads=1, players=players, progress=False)
-    return s.donnes / (time.perf_counter() - t0)
-blind = "heuristic:score_aware=0"
-for sp in specs + [blind]:
-    run(sp, 1000, 1)
-rates = {sp: [] for sp in specs + [blind]}
-for i in range(k):
-    for sp in specs + [blind]:
-        rates[sp].append(run(sp, n, 100 + i))
-res = {}
-for sp in specs:
-    pair = sorted(a / b for a, b in zip(rates[sp], rates[blind]))
-    res[sp] = {"median_pair_ratio": round(pair[len(pair) // 2], 3),
-               "best_rate_ratio": round(max(rates[sp]) / max(rates[blind]), 3),
-               "mean_rate_ratio": round(sum(rates[sp]) / sum(rates[blind]), 3)}
-    print(sp, res[sp], flush=True)
-json.dump({"n": n, "k": k, "rates": rates, "ratios": res}, open(f"/tmp/w/pr2-{int(time.time())}.json", "w"))
+
+BLIND = "heuristic:score_aware=0"
+
+
+def rate(players: str, count: int, seed: int, out: Path) -> float:
+    """Donnes per second of one parties run on one thread."""
+    start = time.perf_counter()
+    summary = parties(
+        count, seed=seed, out=out, overwrite=True, threads=1, players=players, progress=False
+    )
+    return summary.donnes / (time.perf_counter() - start)
+
+
+def main() -> None:
+    count, pairs, specs = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+    every = [*specs, BLIND]
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "parties.parquet"
+        for spec in every:  # compile and warm every spec first
+            rate(spec, 1000, 1, out)
+        rates: dict[str, list[float]] = {spec: [] for spec in every}
+        for i in range(pairs):
+            for spec in every:
+                rates[spec].append(rate(spec, count, 100 + i, out))
+    ratios = {}
+    for spec in specs:
+        pair = sorted(a / b for a, b in zip(rates[spec], rates[BLIND], strict=True))
+        ratios[spec] = {
+            "median_pair_ratio": round(pair[len(pair) // 2], 3),
+            "best_rate_ratio": round(max(rates[spec]) / max(rates[BLIND]), 3),
+            "mean_rate_ratio": round(sum(rates[spec]) / sum(rates[BLIND]), 3),
+        }
+        print(spec, ratios[spec], flush=True)
+    record = {"n": count, "k": pairs, "rates": rates, "ratios": ratios}
+    Path(f"pr2-{int(time.time())}.json").write_text(json.dumps(record))
+
+
+if __name__ == "__main__":
+    main()
