@@ -199,6 +199,22 @@ def test_a_run_to_a_file_and_the_counting_commands_import_no_pandas(tmp_path):
     assert _fresh_python(code, tmp_path) == [10, False]
 
 
+def test_the_command_line_registers_every_command_without_numba_or_the_reference_engine(
+        tmp_path):
+    # Every command imports what it runs when it runs: registering them all (which every
+    # start does, and all a refused argument needs) loaded numba through `profiles` and
+    # the pure-Python reference engine through `score`, about 0.1 s of each warm start.
+    code = ("import json, sys\n"
+            "from simcoinche.commands.cli import build_parser\n"
+            "p = build_parser()\n"
+            "names = sorted(p._subparsers._group_actions[0].choices)\n"
+            "print(json.dumps([names, sorted(m for m in ('numba', 'simcoinche.rules.reference',"
+            " 'simcoinche._kernels', 'pyarrow') if m in sys.modules)]))\n")
+    names, loaded = _fresh_python(code, tmp_path)
+    assert {"simulate", "score", "profiles", "dd", "odds"} <= set(names)
+    assert loaded == []
+
+
 @pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "uint32", "int64"])
 def test_arrow_array_is_what_pa_array_gives(dtype):
     rng = np.random.default_rng(3)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from simcoinche.rules.profiles import DEFAULT_PROFILE, PROFILES
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``profiles`` command to the CLI's subparsers."""
@@ -20,6 +18,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print ``name  description`` for every profile; the default one is marked."""
+    # Imported here: the profiles load the kernels' package (numba), which the command
+    # line, registering every command, need not load for another command.
+    from simcoinche.rules.profiles import DEFAULT_PROFILE, PROFILES
+
     width = max(len(n) for n in PROFILES)
     for name, prof in PROFILES.items():
         mark = " (default)" if name == DEFAULT_PROFILE else ""

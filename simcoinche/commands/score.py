@@ -7,7 +7,6 @@ import json
 import sys
 
 from simcoinche.commands import read_input
-from simcoinche.rules.verify import verify_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,6 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the verdict of one donne; return 0 (legal), 1 (illegal action)."""
+    # Imported here: the reference engine it loads is needed by this command alone, and
+    # the command line imports every command module to register it.
+    from simcoinche.rules.verify import verify_text
+
     out, status = verify_text(read_input(args.file))
     sys.stdout.write(json.dumps(out) + "\n")
     return status
