@@ -375,7 +375,12 @@ def def_features(hand, summary, kd, value, pa_any, op_kinds):
     """The ``NFD`` features of a defence against kind ``kd`` bid at ``value``: a constant,
     the value (tens above 80), a capot bid, the first twelve :func:`hand_features` of the
     defender's hand in ``kd``, and whether the partner has bid."""
-    hf = hand_features(hand, kd, summary)
+    return def_features_of(hand_features(hand, kd, summary), value, pa_any)
+
+
+@njit(cache=True, inline="always")
+def def_features_of(hf, value, pa_any):
+    """:func:`def_features` from the hand's features ``hf`` in the contract's kind."""
     return (1.0, np.float64(max(value - 80, 0)) / 10.0, np.float64(value >= 250),
             hf[0], hf[1], hf[2], hf[3], hf[4], hf[5], hf[6], hf[7], hf[8], hf[9], hf[10],
             hf[11], np.float64(pa_any != 0))
@@ -505,9 +510,14 @@ def def_values_row(hand, summary, kd, value, ctx, params, row):
     """The table offset of the defence row ``[N_MULT]`` (the takers' expected marks
     difference at x1, x2, x4) of the opponents' contract ``kd`` bid at ``value``, from
     the defending seat's view."""
+    return def_values_row_of(hand_features(hand, kd, summary), kd, value, ctx, params, row)
+
+
+@njit(cache=True, inline="always")
+def def_values_row_of(hf, kd, value, ctx, params, row):
+    """:func:`def_values_row` from the hand's features ``hf`` in kind ``kd``."""
     base = BT_CLASSES + kind_class(kd) * CLASS_LEN
-    mu = def_score(params, row, base + DEF_W,
-                   def_features(hand, summary, kd, value, ctx[1], ctx[3]))
+    mu = def_score(params, row, base + DEF_W, def_features_of(hf, value, ctx[1]))
     b = _bucket(mu, params, row, base + DEF_EDGES)
     return base + DEF_EV + b * N_MULT
 
@@ -587,20 +597,27 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
     # --- the value of passing, and of coinche / surcoinche -----------------------------
     best_a = ACT_PASS
     def_off = np.int64(0)  # the defence row, when the opponents hold the contract
+    own_b = np.int64(0)  # our contract's bucket, when we hold it
     if bidder < 0:
         # Nobody has bid: if all pass the donne is dealt again.
         ev_pass = params[row, FB_PASS_EV]
         margin = params[row, FB_BID_MARGIN]
-    elif ours:
-        # Our contract stands as it is (read from this seat's view).
-        ev_pass = own_value(hand, summary, cur_kd, ctx, leads, level, mult, params, row)
-        margin = params[row, FB_RAISE_MARGIN]
     else:
-        # The opponents' contract: minus what they expect.
-        def_off = def_values_row(hand, summary, cur_kd, _value_of_level(level, prof),
-                                 ctx, params, row)
-        ev_pass = -params[row, def_off + mult_index(mult)]
-        margin = params[row, FB_COMPETE_MARGIN]
+        # The hand's features in the contract's kind, computed once for either side (one
+        # copy of the three kinds' features in the compiled code, not one per side).
+        hf = hand_features(hand, cur_kd, summary)
+        if ours:
+            # Our contract stands as it is (read from this seat's view).
+            own_b = own_bucket_of(hf, cur_kd, ctx, leads, params, row)
+            ev_pass = params[row, own_values_row(cur_kd, own_b) + level * N_MULT
+                             + mult_index(mult)]
+            margin = params[row, FB_RAISE_MARGIN]
+        else:
+            # The opponents' contract: minus what they expect.
+            def_off = def_values_row_of(hf, cur_kd, _value_of_level(level, prof), ctx,
+                                        params, row)
+            ev_pass = -params[row, def_off + mult_index(mult)]
+            margin = params[row, FB_COMPETE_MARGIN]
     best = ev_pass
     if theirs and mult == 1 and auction_check_inline(astate, ACT_COINCHE, prof) == 0:
         # "Coinche": their contract at x2, against defending it at x1.
@@ -610,8 +627,8 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
             best_a = ACT_COINCHE
     if ours and mult == 2 and prof[P_ALLOW_SURCOINCHE] != 0 and \
             auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
-        # "Surcoinche": our coinched contract at x4.
-        ev = own_value(hand, summary, cur_kd, ctx, leads, level, 4, params, row) \
+        # "Surcoinche": our coinched contract at x4 (the bucket of the contract standing).
+        ev = params[row, own_values_row(cur_kd, own_b) + level * N_MULT + mult_index(4)] \
             - params[row, FB_SURCOINCHE_MARGIN]
         if ev > best:
             best = ev
@@ -622,7 +639,9 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
     if lowest <= nv and auction_check_inline(astate, ACT_BID_BASE + lowest * N_KINDS,
                                              prof) == 0:
         # Every kind's bucket first, written out kind by kind: branch-free, independent
-        # chains of additions that the processor overlaps; then the comparisons.
+        # chains of additions that the processor overlaps; then the comparisons. (A loop
+        # over the suits compiles one copy of each instead of four, about 10 s less, but
+        # ran the heuristic donnes about 10 % slower: benchmarks/README.md.)
         h = np.int64(hand)
         b0 = suit_bucket(h, 0, summary, ctx, leads, params, row)
         b1 = suit_bucket(h, 1, summary, ctx, leads, params, row)

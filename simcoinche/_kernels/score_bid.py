@@ -107,11 +107,11 @@ from simcoinche._kernels.bidder import (
     _sans_atout_features,
     _tout_atout_features,
     auction_context,
-    def_values_row,
+    def_values_row_of,
     fitted_action,
+    hand_features,
     kind_class,
     mult_index,
-    own_bucket,
     own_bucket_of,
     own_values_row,
     suit_bucket,
@@ -414,9 +414,12 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
         dbl_marks = 0.0
         dbl_margin = 0.0
         dbl_a = ACT_PASS
+        # The hand's features in the contract's kind, once for either side (one copy of
+        # the three kinds' features in the compiled code).
+        hf = hand_features(hand, cur_kd, summary)
         if ours:
             # Our contract stands as it is.
-            b = own_bucket(hand, summary, cur_kd, ctx, leads, params, row)
+            b = own_bucket_of(hf, cur_kd, ctx, leads, params, row)
             off = own_values_row(cur_kd, b)
             margin = params[row, FB_RAISE_MARGIN]
             stand_cell = own_cell(cur_kd, b, level, mult_index(mult))
@@ -430,8 +433,8 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
                 dbl_a = ACT_SURCOINCHE
         else:
             # The opponents' contract: they take it.
-            def_off = def_values_row(hand, summary, cur_kd, _value_of_level(level, prof), ctx,
-                                     params, row)
+            def_off = def_values_row_of(hf, cur_kd, _value_of_level(level, prof), ctx, params,
+                                        row)
             margin = params[row, FB_COMPETE_MARGIN]
             stand_cell = def_cell(def_off, cur_kd, mult_index(mult))
             stand_marks = -params[row, def_off + mult_index(mult)]
