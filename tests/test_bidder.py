@@ -24,7 +24,7 @@ from simcoinche._kernels.bidder import (
     own_features_of,
     own_score,
     own_score_tail,
-    own_value,
+    own_values_row,
     suit_bucket,
     suit_summary,
     table_key,
@@ -203,9 +203,14 @@ def test_expected_marks_grow_with_the_trump_honours():
     ctx = (0, 0, 0, 0, 0, 0)
     weak_hand = np.uint32(parse_hand("JH 8H 7H 8C 9C 8D 9D 7S"))
     strong_hand = np.uint32(parse_hand("JH 9H AH 8H 9C 8D 9D 7S"))
-    weak = own_value(weak_hand, suit_summary(weak_hand), 1, ctx, 1, 0, 1, row, 0)
-    strong = own_value(strong_hand, suit_summary(strong_hand), 1, ctx, 1, 0, 1, row, 0)
-    assert strong > weak
+
+    def own_x1_at_80(hand):
+        # The bidder's lookup: the hand's bucket in hearts, then the first entry of its
+        # value row (level 0, 80; multiplier x1).
+        b = own_bucket(hand, suit_summary(hand), 1, ctx, 1, row, 0)
+        return row[0, own_values_row(1, b)]
+
+    assert own_x1_at_80(strong_hand) > own_x1_at_80(weak_hand)
 
 
 def test_coinches_an_opponents_contract_in_its_own_trumps():

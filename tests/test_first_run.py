@@ -204,10 +204,11 @@ def test_the_command_line_registers_every_command_without_numba_or_the_reference
     # Every command imports what it runs when it runs: registering them all (which every
     # start does, and all a refused argument needs) loaded numba through `profiles` and
     # the pure-Python reference engine through `score`, about 0.1 s of each warm start.
-    code = ("import json, sys\n"
+    code = ("import argparse, json, sys\n"
             "from simcoinche.commands.cli import build_parser\n"
             "p = build_parser()\n"
-            "names = sorted(p._subparsers._group_actions[0].choices)\n"
+            "sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))\n"
+            "names = sorted(sub.choices)\n"
             "print(json.dumps([names, sorted(m for m in ('numba', 'simcoinche.rules.reference',"
             " 'simcoinche._kernels', 'pyarrow') if m in sys.modules)]))\n")
     names, loaded = _fresh_python(code, tmp_path)

@@ -477,14 +477,6 @@ def def_score(params, row, b, f):
 
 
 @njit(cache=True, inline="always")
-def own_value(hand, summary, kd, ctx, leads, level, m, params, row):
-    """Expected marks difference of our contract ``kd`` at ladder ``level`` with
-    multiplier ``m``, from the seat's view (the own tables of the row)."""
-    b = own_bucket(hand, summary, kd, ctx, leads, params, row)
-    return params[row, own_values_row(kd, b) + level * N_MULT + mult_index(m)]
-
-
-@njit(cache=True, inline="always")
 def own_bucket(hand, summary, kd, ctx, leads, params, row):
     """The own-score bucket of kind ``kd`` (``0 .. NB - 1``)."""
     return own_bucket_of(hand_features(hand, kd, summary), kd, ctx, leads, params, row)
