@@ -24,6 +24,7 @@ import pandas as pd
 
 import simcoinche
 from simcoinche.analysis.report import bid_curve_pivot, headline_tables, markdown_table
+from simcoinche.players.registry import spec_metadata
 from simcoinche.rules.errors import InputError
 from simcoinche.runs.simulation import default_out, simulate_to_file
 
@@ -42,9 +43,12 @@ def ensure_run(n: int, seed: int, path: Path | None) -> Path:
             meta = simcoinche.read_metadata(path)
         except InputError:
             meta = {}
+        # The players' kind names and every parameter value (simcoinche.players.registry
+        # .spec_metadata): a run of the same kind with other parameters is not this one.
+        name, params = spec_metadata(PLAYERS, PROFILE)
         if (meta.get("n"), meta.get("seed"), meta.get("profile"), meta.get("players"),
-                meta.get("rules_version")) == (n, seed, PROFILE, [PLAYERS, PLAYERS],
-                                               simcoinche.RULES_VERSION):
+                meta.get("params"), meta.get("rules_version")) == (
+                n, seed, PROFILE, [name] * 2, [params] * 2, simcoinche.RULES_VERSION):
             return path
     path.parent.mkdir(parents=True, exist_ok=True)
     summary = simulate_to_file(n, seed=seed, profile=PROFILE, players=PLAYERS, out=path,

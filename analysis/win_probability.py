@@ -33,13 +33,16 @@ import simcoinche
 from simcoinche.analysis.plots import plot_win_probability
 from simcoinche.analysis.report import _pivot_markdown
 from simcoinche.analysis.win_probability import win_probability, win_probability_pivot
+from simcoinche.players.registry import spec_metadata
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import PROFILES
 from simcoinche.runs.partie import default_parties_out, parties_to_file
 
 HERE = Path(__file__).resolve().parent
 SEED = 1
-PLAYERS = "heuristic"
+# Score-blind play: the table the docs show as such (the score-aware table, beside it,
+# comes from analysis/score_aware.py); "heuristic" alone now reads the score.
+PLAYERS = "heuristic:score_aware=0"
 SIZES = {"federal": 1_000_000}
 OTHER_SIZE = 100_000
 MIN_COUNT = 100
@@ -54,9 +57,12 @@ def ensure_run(profile: str, n: int) -> tuple[Path, str]:
             meta = simcoinche.read_metadata(path)
         except InputError:
             meta = {}
+        # The players' kind names and every parameter value: a run of the same kind with
+        # other parameters (the score-aware heuristic) is not this one.
+        name, params = spec_metadata(PLAYERS, profile)
         if (meta.get("kind"), meta.get("n"), meta.get("seed"), meta.get("players"),
-                meta.get("rules_version")) == ("parties", n, SEED, [PLAYERS, PLAYERS],
-                                               simcoinche.RULES_VERSION):
+                meta.get("params"), meta.get("rules_version")) == (
+                "parties", n, SEED, [name] * 2, [params] * 2, simcoinche.RULES_VERSION):
             return path, f"reused `{path}`"
     path.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -64,7 +70,8 @@ def ensure_run(profile: str, n: int) -> tuple[Path, str]:
                         overwrite=True)
     seconds = time.perf_counter() - t0
     sys.stderr.write(s.text() + "\n")
-    return path, (f"`simcoinche parties -n {n} --seed {SEED} --profile {profile}`: "
+    return path, (f"`simcoinche parties -n {n} --seed {SEED} --profile {profile} "
+                  f"--players {PLAYERS}`: "
                   f"{n:,} parties ({s.donnes:,} donnes) in {seconds:.1f} s on {s.threads} "
                   f"threads = {n / seconds:,.0f} parties/s ({s.donnes / seconds:,.0f} "
                   "donnes/s), Parquet written")

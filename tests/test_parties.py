@@ -544,4 +544,11 @@ def test_win_probability_script_runs_then_reuses_each_profile(tmp_path, monkeypa
     assert script.main(argv) == 0
     assert run.stat().st_mtime_ns == stamp      # the matching run was reused
     assert "reused" in (tmp_path / "o" / "win_probability.md").read_text()
+    # A run of the same kinds with other parameters (score-aware) is played again.
+    P.parties_to_file(400, seed=1, profile="federal", players="heuristic", out=run,
+                      overwrite=True, progress=False)
+    stamp = run.stat().st_mtime_ns
+    assert script.main(argv) == 0
+    assert run.stat().st_mtime_ns != stamp
+    assert simcoinche.read_metadata(run)["params"][0]["score_aware"] == 0
     capsys.readouterr()

@@ -329,6 +329,16 @@ def params_dict(kind: str | PlayerKind, row: np.ndarray) -> dict[str, float]:
     return {p.name: float(row[p.offset]) for p in pk.params}
 
 
+def spec_metadata(spec: str, profile: Profile | str | None = None
+                  ) -> tuple[str, dict[str, float]]:
+    """What a run of player spec ``spec`` under ``profile`` stores of it in its metadata:
+    the kind's name (a ``players`` entry) and every parameter's value (a ``params``
+    entry). A kept run was made by this spec only if both match (the name alone does not
+    tell ``heuristic`` from ``heuristic:score_aware=0``)."""
+    kind, overrides = parse_player_spec(spec)
+    return kind.name, params_dict(kind, param_array(kind, overrides, profile=profile))
+
+
 def named_params(row: np.ndarray) -> np.ndarray:
     """The named part of a parameter row (offsets below ``BT_OFFSET``): what the run
     metadata keeps (the tables are package data, named by the package version)."""
