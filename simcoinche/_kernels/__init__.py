@@ -14,6 +14,10 @@ machine code after that other module changed. Unless ``NUMBA_CACHE_DIR`` is set,
 cache therefore lives in a directory keyed by a hash of every kernel source file
 (``$SIMCOINCHE_CACHE_DIR`` or ``~/.cache/simcoinche``, then ``numba/<hash>``): any change
 to any kernel starts from a fresh cache.
+
+Compile time: importing this package installs a faster numba-level inliner
+(:mod:`.inliner`: the same inlined code, built without numba's repeated copies and
+rebuilds) before any kernel is compiled.
 """
 
 from __future__ import annotations
@@ -50,3 +54,7 @@ def _configure_cache() -> None:
 
 
 _configure_cache()
+
+from simcoinche._kernels import inliner  # noqa: E402  (before any kernel compiles)
+
+inliner.install()
