@@ -15,9 +15,9 @@ cache therefore lives in a directory keyed by a hash of every kernel source file
 (``$SIMCOINCHE_CACHE_DIR`` or ``~/.cache/simcoinche``, then ``numba/<hash>``): any change
 to any kernel starts from a fresh cache.
 
-Compile time: importing this package installs a faster numba-level inliner
-(:mod:`.inliner`: the same inlined code, built without numba's repeated copies and
-rebuilds) before any kernel is compiled.
+Compile time: importing this package installs a faster numba inliner and SSA
+reconstruction (:mod:`.faster_compile`: the same code, built without numba's repeated
+copies and rewrites) before any kernel is compiled.
 """
 
 from __future__ import annotations
@@ -55,6 +55,6 @@ def _configure_cache() -> None:
 
 _configure_cache()
 
-from simcoinche._kernels import inliner  # noqa: E402  (before any kernel compiles)
+from simcoinche._kernels import faster_compile  # noqa: E402  (before any kernel compiles)
 
-inliner.install()
+faster_compile.install()

@@ -27,7 +27,7 @@ from typing import Any, TextIO
 
 # Cold compile times measured on the project's 2-core machine (rounded up): what the
 # first-run message announces. simulate: 73-80 s on 2026-12-03 with the faster inliner
-# (:mod:`simcoinche._kernels.inliner`; 101-107 s without it, side by side).
+# (:mod:`simcoinche._kernels.faster_compile`; 101-107 s without it, side by side).
 SIMULATE_COMPILE_S = 90
 ODDS_COMPILE_S = 30
 
@@ -100,11 +100,11 @@ def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object
                   f"{estimate_s:.0f} s{'; cached in ' + where if where else ''}); "
                   "'simcoinche warmup --all' compiles every command's kernels ahead of "
                   "time, in parallel\n")
-        from simcoinche._kernels.inliner import NOT_INSTALLED
+        from simcoinche._kernels.faster_compile import NOT_INSTALLED
 
         if NOT_INSTALLED:
-            out.write(f"simcoinche: the faster inliner is not installed: {NOT_INSTALLED}; "
-                      "compiling takes longer (same kernels)\n")
+            out.write("simcoinche: the faster compile passes are not installed: "
+                      f"{NOT_INSTALLED}; compiling takes longer (same kernels)\n")
         out.flush()
     t0 = time.perf_counter()
     warm()

@@ -1,0 +1,188 @@
+"""Two of numba's compile passes without their repeated work: same code, less time (issue 24).
+
+Both passes grow worse than linearly with the size of a function, and our dispatchers
+are large: every helper marked ``inline="always"`` is copied into each caller, so
+``choose_card`` holds the whole heuristic player and ``choose_action`` the random player
+with its three auction checks. :func:`install` changes neither pass's result.
+
+**The inliner** (``InlineWorker`` in ``numba.core.inline_closurecall``):
+
+* ``inline_ir`` deep-copies the callee's IR twice, one block at a time. Every variable
+  refers to the function's scope, so each block's copy copies the whole scope again
+  (every variable of the function): blocks × variables per copy. Here the copies of one
+  ``inline_ir`` call share one deep-copy memo (:class:`_SharedMemoCopy`): the scope is
+  copied once per copy, and the copied blocks share it, as the blocks copied from do.
+* ``inline_function`` runs the untyped pipeline on the callee's bytecode at every call
+  site, and that pipeline inlines the callee's own helpers again, recursively. Here the
+  untyped IR of a callee is built once per process and per compile option the pipeline
+  reads (:data:`UNTYPED_IR`); each call site gets it under a fresh function identity, as
+  if it had been built again. ``inline_ir`` copies it before changing anything, so the
+  stored IR is never modified.
+
+**SSA reconstruction** (``numba.core.ssa``): for each variable assigned more than once,
+``_run_ssa`` rewrites every block of the function twice (fresh names for its
+definitions, then each use tied to its reaching definition), statement by statement.
+A block that never mentions the variable comes out of both rewrites as it went in (the
+handlers return such statements unchanged, and phi nodes are placed by the uses found in
+other blocks), so here such blocks are copied as they are (:func:`_skip_blocks_without`);
+the blocks that mention it are rewritten by numba's own code, in the same order.
+
+The kernels compute the same: the row hashes, the parties hashes and the Parquet file of
+a cold ``simulate`` are unchanged (``benchmarks/README.md``, "Compile time, fifth cut").
+
+If a numba release changes these internals, :func:`install` leaves numba as it is and
+:data:`NOT_INSTALLED` says why; the first-run message of a command that compiles prints
+it (the compile then takes longer, the results are the same), and
+``tests/test_faster_compile.py`` fails on the numba the tests run with.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+
+#: Why the faster compile passes are not installed ("" when they are).
+NOT_INSTALLED = ""
+
+#: The untyped IR of every inlined function built so far in this process, keyed by
+#: (function, SSA, the compile options the untyped pipeline reads, the caller's locals).
+UNTYPED_IR: dict = {}
+
+#: numba's own functions that :func:`install` wrapped or replaced, by name (for tests).
+NUMBA_ORIGINALS: dict = {}
+
+
+class _SharedMemoCopy:
+    """Stands for the ``copy`` module inside ``numba.core.inline_closurecall``.
+
+    While :attr:`memo` is a dict (during one ``inline_ir`` call), ``deepcopy`` without a
+    memo of its own uses it: the blocks copied one by one then share the copy of the
+    scope, as one ``copy.deepcopy`` of all the blocks would. Outside such a call it is
+    ``copy.deepcopy``.
+    """
+
+    def __init__(self) -> None:
+        self.memo: dict | None = None
+
+    def deepcopy(self, x, memo=None):
+        if memo is None:
+            memo = self.memo
+        return copy.deepcopy(x, memo)
+
+    def __getattr__(self, name: str):
+        return getattr(copy, name)
+
+
+def _flags_key(flags) -> tuple:
+    """The compile options the untyped pipeline reads (its passes and theirs)."""
+    parallel = getattr(flags, "auto_parallel", None)
+    return (bool(getattr(flags, "no_rewrites", False)),
+            getattr(parallel, "enabled", parallel) is True,
+            bool(getattr(flags, "enable_looplift", False)))
+
+
+def _skip_blocks_without(original_rewrite, mentions):
+    """numba's ``ssa._run_block_rewrite`` that rewrites only the blocks mentioning the
+    variable being fixed (``states["varname"]``); ``mentions()`` gives, for the
+    ``_run_ssa`` call in progress, each block label's set of variable names (None
+    outside such a call: every block is rewritten)."""
+
+    def run_block_rewrite(blocks, states, handler):
+        names_by_label = mentions()
+        varname = states.get("varname")
+        if names_by_label is None or varname is None:
+            return original_rewrite(blocks, states, handler)
+        rewritten = {}
+        for label, block in blocks.items():
+            names = names_by_label.get(label)
+            if names is None or varname in names:
+                rewritten.update(original_rewrite({label: block}, states, handler))
+            else:
+                # Both handlers would return each statement as it is.
+                unchanged = type(block)(scope=block.scope, loc=block.loc)
+                unchanged.body = list(block.body)
+                rewritten[label] = unchanged
+        return rewritten
+
+    return run_block_rewrite
+
+
+def _names_by_label(blocks) -> dict:
+    """Each block label's set of the variable names its statements mention."""
+    return {label: {var.name for stmt in block.body for var in stmt.list_vars()}
+            for label, block in blocks.items()}
+
+
+def install() -> None:
+    """Install the faster inliner and SSA reconstruction into numba.
+
+    Idempotent. Sets :data:`NOT_INSTALLED` instead of raising when numba's internals
+    are not those this module was written for (then nothing is changed).
+    """
+    global NOT_INSTALLED
+    try:
+        from numba.core import bytecode, ssa
+        from numba.core import inline_closurecall as icc
+
+        worker = icc.InlineWorker
+        if getattr(worker, "_simcoinche_faster_compile", False):
+            return
+        original_inline_ir = worker.inline_ir
+        original_untyped = worker.run_untyped_passes
+        unique_ids = bytecode.FunctionIdentity._unique_ids
+        if icc.copy is not copy:
+            raise AttributeError("inline_closurecall.copy is not the copy module")
+        original_run_ssa = ssa._run_ssa
+        original_rewrite = ssa._run_block_rewrite
+    except (ImportError, AttributeError) as exc:
+        import numba
+
+        NOT_INSTALLED = f"numba {numba.__version__} changed its compiler ({exc})"
+        return
+    NUMBA_ORIGINALS.update(inline_ir=original_inline_ir, run_untyped_passes=original_untyped,
+                           run_ssa=original_run_ssa, run_block_rewrite=original_rewrite)
+    shared_copy = _SharedMemoCopy()
+
+    def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
+        outer = shared_copy.memo
+        shared_copy.memo = {}
+        try:
+            return original_inline_ir(self, caller_ir, block, i, callee_ir,
+                                      callee_freevars, arg_typs=arg_typs)
+        finally:
+            shared_copy.memo = outer
+
+    def run_untyped_passes(self, func, enable_ssa=False):
+        key = (func, bool(enable_ssa), _flags_key(self.flags),
+               frozenset((self.locals or {}).items()))
+        built = UNTYPED_IR.get(key)
+        if built is None:
+            built = UNTYPED_IR[key] = original_untyped(self, func, enable_ssa)
+        else:
+            # What the pipeline run would have left on the shared flags.
+            self.flags.enable_ssa = enable_ssa
+        fresh = built.copy()
+        fresh._definitions = defaultdict(
+            list, {name: list(defs) for name, defs in built._definitions.items()})
+        identity = copy.copy(built.func_id)
+        identity.unique_id = next(unique_ids)
+        identity.unique_name = f"{identity.func_qualname}${identity.unique_id}"
+        fresh.func_id = identity
+        return fresh
+
+    in_progress: list = []
+
+    def run_ssa(blocks):
+        in_progress.append(_names_by_label(blocks))
+        try:
+            return original_run_ssa(blocks)
+        finally:
+            in_progress.pop()
+
+    icc.copy = shared_copy
+    worker.inline_ir = inline_ir
+    worker.run_untyped_passes = run_untyped_passes
+    ssa._run_ssa = run_ssa
+    ssa._run_block_rewrite = _skip_blocks_without(
+        original_rewrite, lambda: in_progress[-1] if in_progress else None)
+    worker._simcoinche_faster_compile = True
