@@ -119,7 +119,8 @@ def test_run_batch_counts_each_replaced_decision_in_its_row(plants):
         _, codes, params = team_players(spec, None, get_profile("federal"))
         out = np.zeros((N_OUT, n), dtype=np.int32)
         faults = np.full(n, -1, dtype=np.int32)
-        run_batch(np.uint64(5), np.int64(0), np.int64(n), -1, Players(codes, params), prof,
+        run_batch(np.uint64(5), np.int64(0), np.int64(n), np.int64(0), np.int64(n), -1,
+                  Players(codes, params), prof,
                   False, Outputs(out, np.zeros((0, MAX_ACTIONS), np.uint8),
                                  np.zeros(0, np.int16), np.zeros((0, 32), np.uint8),
                                  faults), None)

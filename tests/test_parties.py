@@ -74,7 +74,8 @@ def play_given(donnes, profile="federal", max_donnes=100):
     pout = np.zeros((PT_LEN, 1), dtype=np.int32)
     dout = np.zeros((PD_LEN, 4 * max_donnes), dtype=np.int32)
     used = np.zeros(1, dtype=np.int64)
-    run_parties(np.uint64(1), np.int64(0), np.int64(1), np.int64(max_donnes),
+    run_parties(np.uint64(1), np.int64(0), np.int64(1), (np.int64(0), np.int64(1)),
+                np.int64(max_donnes),
                 np.int64(4 * max_donnes), given, Players(codes, params),
                 get_profile(profile).packed,
                 PartieOutputs(pout, dout, used, np.zeros(4 * max_donnes, np.int32)), None)
@@ -225,7 +226,8 @@ def test_donne_k_of_partie_p_is_the_donne_of_its_own_stream():
         out = np.zeros((N_OUT, n + 1), dtype=np.int32)[:, :n]
         empty = (np.zeros((0, 128), np.uint8), np.zeros(0, np.int16), np.zeros((0, 32), np.uint8))
         # (uint64 key, as simulate passes it: run_batch keeps one compiled signature)
-        run_batch(np.uint64(partie_key(run_key, p)), np.int64(0), np.int64(n), -1,
+        run_batch(np.uint64(partie_key(run_key, p)), np.int64(0), np.int64(n), np.int64(0),
+                  np.int64(n), -1,
                   Players(codes, params), prof, False,
                   Outputs(out, *empty, np.zeros(n, np.int32)), None)
         assert out[O_MARKS].tolist() == list(row.marks_t0)

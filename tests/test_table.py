@@ -57,7 +57,8 @@ def _batch(key, start, n, codes, params, prof, think=None):
     auc_len = np.zeros(n, dtype=np.int16)
     play = np.zeros((n, 32), dtype=np.uint8)
     faults = np.zeros(n, dtype=np.int32)
-    run_batch(key, np.int64(start), np.int64(n), -1, Players(codes, params), prof, True,
+    run_batch(key, np.int64(start), np.int64(n), np.int64(0), np.int64(n), -1,
+              Players(codes, params), prof, True,
               Outputs(out, auc, auc_len, play, faults), think)
     # The kernel players of these runs answer legally: no decision was replaced.
     assert not faults.any()

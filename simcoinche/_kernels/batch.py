@@ -1,4 +1,4 @@
-"""Parallel batches: ``prange`` over blocks, scratch allocated once per block.
+"""Batches of donnes in blocks, scratch allocated once per block.
 
 Two entry points, both deterministic per row (a row depends only on the run key, its
 index, the players, their parameters and the profile — never on the block or thread that
@@ -6,10 +6,12 @@ ran it, so results do not depend on the thread count, the block size or the chun
 
 ``run_batch`` — complete simulated donnes (deal, auction, play, scoring); donne
 ``start + j`` goes to row ``j`` of ``out`` (``int32[N_OUT, n]``, offsets ``O_*`` of
-:mod:`.donne`).
+:mod:`.donne`). It runs the blocks it is given on the calling thread (GIL released); the
+facade's threads share the blocks out.
 
-``play_contracts`` — the play phase only, for given hands and a fixed contract (the
-bidding-odds engine: deal the unseen cards, then play the contract many times)::
+``play_contracts`` — ``prange`` over blocks: the play phase only, for given hands and a
+fixed contract (the bidding-odds engine: deal the unseen cards, then play the contract
+many times)::
 
     play_contracts(run_key, start, hands, Contracts(dealer, taker, level, kind, coinche),
                    Players(codes, params), prof, out, think=None)
@@ -117,9 +119,20 @@ def donne_scratch():
                    np.zeros(2, dtype=np.int32), np.zeros(SCORE_LEN, dtype=np.int32))
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def run_batch(run_key, start, n, fixed_dealer, players, prof, record, outs, think):
-    """Simulate donnes ``start .. start+n-1`` into rows ``0 .. n-1``.
+@njit(cache=True, nogil=True)
+def run_batch(run_key, start, n, first_block, end_block, fixed_dealer, players, prof, record,
+              outs, think):
+    """Simulate the blocks ``first_block .. end_block-1`` of donnes ``start .. start+n-1``
+    (block ``b`` holds rows ``b*B .. min(n, (b+1)*B)-1``, ``B`` = :data:`BLOCK`, or 1 with
+    a PIMC player; blocks past row ``n-1`` are empty), one after the other, on the
+    calling thread with the GIL released. The facade
+    (:func:`simcoinche.runs.simulation.run_donnes`) hands the blocks to its threads a few
+    at a time: a row depends only on its index, never on the thread or the block.
+
+    (Not a ``prange`` kernel: numba's parallel loop wraps the block kernel in four more
+    compiled levels, each of which links and optimises the whole donne code again, about
+    8 s of a cold ``simulate``'s compile; ``benchmarks/README.md``, "Compile time, sixth
+    cut".)
 
     Parameters
     ----------
@@ -129,6 +142,8 @@ def run_batch(run_key, start, n, fixed_dealer, players, prof, record, outs, thin
         Index of the first donne.
     n : int64
         Number of donnes (rows).
+    first_block, end_block : int64
+        The blocks to simulate.
     fixed_dealer : int
         Dealer seat of every donne, or ``-1`` for the rotation ``index mod 4``.
     players : .donne.Players
@@ -148,10 +163,9 @@ def run_batch(run_key, start, n, fixed_dealer, players, prof, record, outs, thin
         double-dummy solver each block gets (:func:`.thinking.think_scratch`).
     """
     block = think_block(think, BLOCK)
-    n_blocks = (n + block - 1) // block
-    for b in prange(n_blocks):
+    for b in range(first_block, min(end_block, (n + block - 1) // block)):
         lo = b * block
-        # The scratch lives in this loop body until the block's call returns.
+        # Fresh scratch per block, as every run of a block has always had.
         _simulate_block(run_key, start, lo, min(n, lo + block), fixed_dealer, record,
                         players, prof, outs, donne_scratch(), think_scratch(think))
 

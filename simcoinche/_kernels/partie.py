@@ -13,8 +13,8 @@ Cap. A partie could in principle go on for ever (passed-out donnes, equal totals
 the target); after ``max_donnes`` donnes without a winner it stops with winner ``-1``,
 which the facade reports (never a silent truncation).
 
-``run_parties(run_key, start, n, max_donnes, block_rows, given, players, prof,
-PartieOutputs(pout, dout, used, faults), think)``
+``run_parties(run_key, start, n, (first, end), max_donnes, block_rows, given, players,
+prof, PartieOutputs(pout, dout, used, faults), think)``
 
 =========== ===================== ==================================================
 argument    shape, dtype          meaning
@@ -22,6 +22,8 @@ argument    shape, dtype          meaning
 run_key     uint64                :func:`.rng.seed_key` of the run's seed
 start       int64                 index of the first partie
 n           int64                 number of parties (columns of ``pout``)
+blocks      (int64, int64)        the blocks ``first .. end-1`` to play (``BLOCK``
+                                  parties each; the facade shares them out)
 max_donnes  int64                 donnes after which a partie stops unfinished
 block_rows  int64                 donne rows of ``dout`` reserved per block
 given       int32[N_OUT, m]       test hook: when ``m > 0`` donne ``k`` of every
@@ -53,7 +55,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange, uint64
+from numba import njit, uint64
 
 from simcoinche._kernels.auction import A_PARTIE, A_PENDING, A_TOTAL
 from simcoinche._kernels.batch import donne_scratch
@@ -103,22 +105,26 @@ def partie_key(run_key, partie):
     return mix64(donne_key(run_key, partie) ^ uint64(PARTIE_SALT))
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def run_parties(run_key, start, n, max_donnes, block_rows, given, players, prof, outs,
-                think):
-    """Play parties ``start .. start+n-1`` into columns ``0 .. n-1`` of ``outs.pout``.
+@njit(cache=True, nogil=True)
+def run_parties(run_key, start, n, blocks, max_donnes, block_rows, given, players, prof,
+                outs, think):
+    """Play the blocks ``blocks = (first, end)`` (``BLOCK`` parties each; blocks past
+    partie ``n-1`` are empty) of parties ``start .. start+n-1`` into columns ``0 .. n-1``
+    of ``outs.pout``, one block after the other, on the calling thread with the GIL
+    released (the facade shares the blocks out to its threads:
+    :func:`simcoinche.runs.blocks.share_blocks`).
 
     Shapes, dtypes and layouts in the module docstring.
     """
-    n_blocks = (n + BLOCK - 1) // BLOCK
+    first, end = blocks
     used = outs.used
-    for b in prange(n_blocks):
+    for b in range(first, min(end, (n + BLOCK - 1) // BLOCK)):
         lo = b * BLOCK
         record_arrays = (np.zeros((0, MAX_ACTIONS), dtype=np.uint8),
                          np.zeros(0, dtype=np.int16), np.zeros((0, 32), dtype=np.uint8))
         partie_arrays = (np.zeros(2, dtype=np.int32), np.zeros(2, dtype=np.int32),
                          np.zeros(2, dtype=np.int32), np.zeros(2, dtype=np.int32))
-        # The scratch lives in this loop body until the block's call returns.
+        # Fresh scratch per block, until the block's call returns.
         used[b] = _parties_block(run_key, start, (lo, min(n, lo + BLOCK)),
                                  (b * block_rows, block_rows), max_donnes,
                                  (given, prof, outs.pout, outs.dout, outs.faults), players,

@@ -53,6 +53,7 @@ from simcoinche._kernels.partie import (
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
+from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.results import (
     Column,
     _as_numpy,
@@ -227,11 +228,12 @@ class _PartieBuffers:
         """
         nb = -(-k // BLOCK)
         while True:
-            run_parties(key, np.int64(start), np.int64(k), np.int64(plan.max_donnes),
-                        np.int64(self.block_rows), _NO_GIVEN,
-                        D.Players(plan.codes, plan.params), plan.profile.packed,
-                        PartieOutputs(self.pout[:, :k], self.dout, self.used, self.faults),
-                        plan.think)
+            players = D.Players(plan.codes, plan.params)
+            outs = PartieOutputs(self.pout[:, :k], self.dout, self.used, self.faults)
+            share_blocks(nb, lambda first, end, players=players, outs=outs: run_parties(
+                key, np.int64(start), np.int64(k), (np.int64(first), np.int64(end)),
+                np.int64(plan.max_donnes), np.int64(self.block_rows), _NO_GIVEN, players,
+                plan.profile.packed, outs, plan.think))
             if (self.used[:nb] >= 0).all():
                 self._check(plan, start, k)
                 if progress is not None:

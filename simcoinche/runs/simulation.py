@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcoinche._kernels.batch import run_batch
+from simcoinche._kernels.batch import BLOCK, run_batch
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
@@ -40,6 +40,7 @@ from simcoinche._kernels.donne import (
 )
 from simcoinche._kernels.players import PLAYER_PIMC
 from simcoinche._kernels.rng import seed_key
+from simcoinche._kernels.thinking import think_block
 from simcoinche._version import RULES_VERSION, __version__
 from simcoinche.players.faults import check_faults
 from simcoinche.players.registry import (
@@ -52,6 +53,7 @@ from simcoinche.players.registry import (
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
 from simcoinche.runs.arguments import check_seed, check_threads, positive_int
+from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.compiling import SIMULATE_COMPILE_S, prepare_kernels
 from simcoinche.runs.results import chunk_table, schema, tidy
 
@@ -59,11 +61,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 DEFAULT_CHUNK = 1 << 18
-#: Blocks of donnes (``batch.BLOCK`` each, one with PIMC players) a kernel thread takes at
-#: a time: the blocks are handed out dynamically, so a thread slowed down (by the Parquet
-#: writer sharing its core, another process, a long PIMC donne) does not leave the others
-#: idle at the end of every chunk. Rows do not depend on it.
-PRANGE_CHUNK = 4
 #: Donnes per chunk by default when a team is a PIMC player.
 THINK_CHUNK = 64
 GENERATOR = "splitmix64-counter/1"
@@ -333,14 +330,19 @@ def run_donnes(key: np.uint64, start: int, k: int, dealer: int, codes: np.ndarra
                auc: np.ndarray, auc_len: np.ndarray, play: np.ndarray, think: Any,
                faults: np.ndarray) -> None:
     """:func:`.batch.run_batch` of donnes ``start .. start+k-1`` into ``out`` (and the
-    record arrays), its blocks handed to the threads :data:`PRANGE_CHUNK` at a time.
+    record arrays), its blocks shared out to the threads (:func:`.blocks.share_blocks`).
 
     ``faults`` (``int32[k]``) receives each donne's replaced decisions (``F_*`` of
     :mod:`simcoinche._kernels.layout`); :func:`check_faults` turns them into an error.
     """
-    with numba.parallel_chunksize(PRANGE_CHUNK):
-        run_batch(key, np.int64(start), np.int64(k), dealer, Players(codes, params), prof,
-                  record, Outputs(out, auc, auc_len, play, faults), think)
+    players = Players(codes, params)
+    outs = Outputs(out, auc, auc_len, play, faults)
+
+    def run(first: int, end: int) -> None:
+        run_batch(key, np.int64(start), np.int64(k), np.int64(first), np.int64(end), dealer,
+                  players, prof, record, outs, think)
+
+    share_blocks(-(-k // think_block(think, BLOCK)), run)
 
 
 class _Buffers:

@@ -1,0 +1,40 @@
+"""Blocks of rows shared out to threads: the facade's side of the batch kernels.
+
+``batch.run_batch`` and ``partie.run_parties`` run the blocks they are given, one after
+the other, on the calling thread with the GIL released. :func:`share_blocks` hands a
+chunk's blocks to ``numba.get_num_threads()`` threads, :data:`BLOCKS_PER_TASK` at a time
+and dynamically, so that a thread slowed down (by the Parquet writer sharing its core,
+another process, a long PIMC donne) does not leave the others idle at the end of every
+chunk. A row depends only on its index, never on the block, the task or the thread.
+
+The kernels are not ``prange`` loops: numba's parallel loop wraps the block kernel in
+four more compiled levels, and each of them links and optimises the whole donne code
+again (``benchmarks/README.md``, "Compile time, sixth cut").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+
+#: Blocks a thread takes at a time (one call of the kernel).
+BLOCKS_PER_TASK = 4
+
+
+def share_blocks(n_blocks: int, run: Callable[[int, int], object]) -> None:
+    """Call ``run(first, end)`` for the blocks ``first .. end-1`` of ``0 .. n_blocks-1``,
+    :data:`BLOCKS_PER_TASK` at a time, on ``numba.get_num_threads()`` threads (the
+    calling thread alone when one is enough). Returns when every block is done; an
+    exception in any call is raised here."""
+    firsts = range(0, n_blocks, BLOCKS_PER_TASK)
+    threads = min(numba.get_num_threads(), len(firsts))
+    if threads <= 1:
+        for first in firsts:
+            run(first, min(first + BLOCKS_PER_TASK, n_blocks))
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        for _ in pool.map(lambda first: run(first, min(first + BLOCKS_PER_TASK, n_blocks)),
+                          firsts):
+            pass
