@@ -15,13 +15,15 @@ import numpy as np
 import pytest
 from numba import njit
 from numba.core import inline_closurecall, ssa
-from numba.core.compiler import run_frontend
+from numba.core.compiler import Flags, run_frontend
 from numba.core.inline_closurecall import InlineWorker
+from numba.core.registry import cpu_target
 
 import simcoinche._kernels  # noqa: F401  (installs the faster passes)
 from simcoinche._kernels import faster_compile
 from simcoinche._kernels.bidder import fitted_action
 from simcoinche._kernels.heuristic import heuristic_card
+from simcoinche._kernels.rng import popcount32
 
 
 @njit(inline="always")
@@ -61,6 +63,9 @@ def _four_sites(xs):
 
 
 def test_the_faster_passes_are_installed_on_the_numba_the_tests_run_with() -> None:
+    import numba
+
+    assert numba.__version__.startswith(faster_compile.NUMBA_SERIES)
     assert faster_compile.NOT_INSTALLED == ""
     assert getattr(InlineWorker, "_simcoinche_faster_compile", False)
     assert isinstance(inline_closurecall.copy, faster_compile._SharedMemoCopy)
@@ -87,14 +92,46 @@ def test_each_inlined_site_computes_with_its_own_variables() -> None:
     assert _four_sites(xs).tolist() == expected
 
 
-def test_a_helper_inlined_at_several_sites_is_built_once() -> None:
-    _four_sites(np.arange(3, dtype=np.int64))
-    built = [key for key in faster_compile.UNTYPED_IR if key[0] is _twice_plus.py_func]
-    # One build serves the three sites in _nested's IR and the one in _four_sites.
-    assert len(built) == 1
-    # The stored IR is never the one inlined: its blocks still end in a return.
+@njit
+def _two_popcounts(a, b):
+    return popcount32(a) * 100 + popcount32(b)
+
+
+@njit
+def _three_popcounts(a):
+    return popcount32(a) + popcount32(a >> 1) + popcount32(a >> 2)
+
+
+def _stored(func) -> list:
+    return [key for key in faster_compile.UNTYPED_IR if key[0] is func.py_func]
+
+
+def test_a_kernel_inlined_at_several_sites_is_built_once_and_never_modified() -> None:
+    assert _two_popcounts(0b1011, 0xFF) == 308
+    built = _stored(popcount32)
+    assert built
     stored = faster_compile.UNTYPED_IR[built[0]]
-    assert any(type(b.terminator).__name__ == "Return" for b in stored.blocks.values())
+    snapshot = stored.copy()
+    snapshot.blocks = copy.deepcopy(stored.blocks)
+    # Three more sites in a new caller: no new build, and the stored IR is unchanged.
+    assert _three_popcounts(0b1111) == 4 + 3 + 2
+    assert _stored(popcount32) == built
+    assert stored.equal_ir(snapshot)
+
+
+def test_a_stored_kernel_ir_equals_numbas_own_build() -> None:
+    _two_popcounts(1, 2)
+    stored = faster_compile.UNTYPED_IR[_stored(popcount32)[0]]
+    worker = InlineWorker(cpu_target.typing_context, cpu_target.target_context, {},
+                          object(), Flags())
+    numbas = faster_compile.NUMBA_ORIGINALS["run_untyped_passes"](worker,
+                                                                   popcount32.py_func)
+    assert stored.equal_ir(numbas)
+
+
+def test_functions_outside_the_kernels_are_built_at_every_site_as_numba_does() -> None:
+    _four_sites(np.arange(3, dtype=np.int64))
+    assert _stored(_twice_plus) == [] and _stored(_nested) == []
 
 
 def _loops_and_branches(xs, k):

@@ -130,8 +130,8 @@ def run_batch(run_key, start, n, first_block, end_block, fixed_dealer, players, 
     at a time: a row depends only on its index, never on the thread or the block.
 
     (Not a ``prange`` kernel: numba's parallel loop wraps the block kernel in four more
-    compiled levels, each of which links and optimises the whole donne code again, about
-    8 s of a cold ``simulate``'s compile; ``benchmarks/README.md``, "Compile time, sixth
+    compiled levels, each of which links and optimises the whole donne code again, 9-12 s
+    of a cold ``simulate``'s compile; ``benchmarks/README.md``, "Compile time, sixth
     cut".)
 
     Parameters

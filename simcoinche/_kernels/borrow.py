@@ -17,8 +17,8 @@ view, which in practice means: borrow only the *arguments* of the function that 
 an array right after its last use, which for a local would be the ``borrow`` call itself,
 and the view would then read memory handed out again (``a = np.zeros(1000); v =
 borrow(a); b = np.ones(1000)`` leaves ``v[0] == 1.0``). The batch kernels therefore
-allocate each block's scratch in the ``prange`` body and pass it to a per-block function
-that borrows its arguments.
+allocate each block's scratch in the body of their loop over blocks (a ``prange`` in
+``play_contracts``) and pass it to a per-block function that borrows its arguments.
 """
 
 from __future__ import annotations

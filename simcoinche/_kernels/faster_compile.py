@@ -14,24 +14,36 @@ with its three auction checks. :func:`install` changes neither pass's result.
   copied once per copy, and the copied blocks share it, as the blocks copied from do.
 * ``inline_function`` runs the untyped pipeline on the callee's bytecode at every call
   site, and that pipeline inlines the callee's own helpers again, recursively. Here the
-  untyped IR of a callee is built once per process and per compile option the pipeline
-  reads (:data:`UNTYPED_IR`); each call site gets it under a fresh function identity, as
-  if it had been built again. ``inline_ir`` copies it before changing anything, so the
-  stored IR is never modified.
+  untyped IR of one of *our* kernels (a function of ``simcoinche._kernels``) is built
+  once per process, per kind of typing and target context and per compile option the
+  pipeline reads (:data:`UNTYPED_IR`); each call site gets a copy of its blocks under a
+  fresh function identity. ``inline_ir`` deep-copies it before changing anything, so the
+  stored IR is never modified. Other functions are built at every site, as numba does
+  (the stored IR holds the globals a kernel saw at its first build; our kernels' globals
+  are constants).
 
 **SSA reconstruction** (``numba.core.ssa``): for each variable assigned more than once,
 ``_run_ssa`` rewrites every block of the function twice (fresh names for its
 definitions, then each use tied to its reaching definition), statement by statement.
-A block that never mentions the variable comes out of both rewrites as it went in (the
-handlers return such statements unchanged, and phi nodes are placed by the uses found in
-other blocks), so here such blocks are copied as they are (:func:`_skip_blocks_without`);
-the blocks that mention it are rewritten by numba's own code, in the same order.
+A block that never mentions the variable comes out of both rewrites with the same
+statements (the handlers return them unchanged; numba may still prepend phi nodes to it
+afterwards, placed from the uses found in other blocks), so here such blocks are copied
+as they are (:func:`_skip_blocks_without`); the blocks that mention it are rewritten by
+numba's own code, in the same order.
 
-The kernels compute the same: the row hashes, the parties hashes and the Parquet file of
-a cold ``simulate`` are unchanged (``benchmarks/README.md``, "Compile time, fifth cut").
+The IR is equivalent, statement for statement: only label numbers and the counters in
+the names of inlined variables can differ (a stored IR does not advance numba's label and
+identity counters again). The kernels compute the same: the row hashes, the parties
+hashes and the Parquet file of a cold ``simulate`` are unchanged (``benchmarks/README.md``,
+"Compile time, fifth cut").
 
-If a numba release changes these internals, :func:`install` leaves numba as it is and
-:data:`NOT_INSTALLED` says why; the first-run message of a command that compiles prints
+All three patched steps run inside numba's compiles, which hold its global compiler lock;
+the wrappers take that (re-entrant) lock themselves too, so their process-wide state is
+never touched by two threads at once.
+
+They are written for numba 0.68 (:data:`NUMBA_SERIES`). On any other numba, or if these
+internals are missing, :func:`install` leaves numba as it is and :data:`NOT_INSTALLED`
+says why; the first-run message of a command that compiles prints
 it (the compile then takes longer, the results are the same), and
 ``tests/test_faster_compile.py`` fails on the numba the tests run with.
 """
@@ -41,11 +53,15 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 
+#: The numba release series these patches were written and checked for.
+NUMBA_SERIES = "0.68."
+
 #: Why the faster compile passes are not installed ("" when they are).
 NOT_INSTALLED = ""
 
-#: The untyped IR of every inlined function built so far in this process, keyed by
-#: (function, SSA, the compile options the untyped pipeline reads, the caller's locals).
+#: The untyped IR of every inlined kernel built so far in this process, keyed by (function,
+#: SSA, the kinds of typing and target context, the compile options the untyped pipeline reads, the
+#: caller's locals).
 UNTYPED_IR: dict = {}
 
 #: numba's own functions that :func:`install` wrapped or replaced, by name (for tests).
@@ -74,11 +90,19 @@ class _SharedMemoCopy:
 
 
 def _flags_key(flags) -> tuple:
-    """The compile options the untyped pipeline reads (its passes and theirs)."""
+    """The compile options the untyped pipeline reads (its passes and theirs): the
+    rewrites switch, every parallel option (closure inlining reads several), loop
+    lifting."""
     parallel = getattr(flags, "auto_parallel", None)
+    values = getattr(parallel, "_get_values", None)
     return (bool(getattr(flags, "no_rewrites", False)),
-            getattr(parallel, "enabled", parallel) is True,
+            tuple(sorted(values().items())) if values is not None else repr(parallel),
             bool(getattr(flags, "enable_looplift", False)))
+
+
+def _is_kernel(func) -> bool:
+    """Whether ``func`` is one of our kernels (the only functions whose IR is stored)."""
+    return (getattr(func, "__module__", None) or "").startswith("simcoinche._kernels")
 
 
 def _skip_blocks_without(original_rewrite, mentions):
@@ -120,23 +144,27 @@ def install() -> None:
     are not those this module was written for (then nothing is changed).
     """
     global NOT_INSTALLED
+    import numba
+
+    if not numba.__version__.startswith(NUMBA_SERIES):
+        NOT_INSTALLED = (f"written for numba {NUMBA_SERIES}x, this is numba "
+                         f"{numba.__version__}")
+        return
     try:
-        from numba.core import bytecode, ssa
         from numba.core import inline_closurecall as icc
+        from numba.core import ssa
+        from numba.core.compiler_lock import global_compiler_lock
 
         worker = icc.InlineWorker
         if getattr(worker, "_simcoinche_faster_compile", False):
             return
         original_inline_ir = worker.inline_ir
         original_untyped = worker.run_untyped_passes
-        unique_ids = bytecode.FunctionIdentity._unique_ids
         if icc.copy is not copy:
             raise AttributeError("inline_closurecall.copy is not the copy module")
         original_run_ssa = ssa._run_ssa
         original_rewrite = ssa._run_block_rewrite
     except (ImportError, AttributeError) as exc:
-        import numba
-
         NOT_INSTALLED = f"numba {numba.__version__} changed its compiler ({exc})"
         return
     NUMBA_ORIGINALS.update(inline_ir=original_inline_ir, run_untyped_passes=original_untyped,
@@ -144,40 +172,42 @@ def install() -> None:
     shared_copy = _SharedMemoCopy()
 
     def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
-        outer = shared_copy.memo
-        shared_copy.memo = {}
-        try:
-            return original_inline_ir(self, caller_ir, block, i, callee_ir,
-                                      callee_freevars, arg_typs=arg_typs)
-        finally:
-            shared_copy.memo = outer
+        with global_compiler_lock:
+            outer = shared_copy.memo
+            shared_copy.memo = {}
+            try:
+                return original_inline_ir(self, caller_ir, block, i, callee_ir,
+                                          callee_freevars, arg_typs=arg_typs)
+            finally:
+                shared_copy.memo = outer
 
     def run_untyped_passes(self, func, enable_ssa=False):
-        key = (func, bool(enable_ssa), _flags_key(self.flags),
-               frozenset((self.locals or {}).items()))
-        built = UNTYPED_IR.get(key)
-        if built is None:
-            built = UNTYPED_IR[key] = original_untyped(self, func, enable_ssa)
-        else:
-            # What the pipeline run would have left on the shared flags.
-            self.flags.enable_ssa = enable_ssa
+        if not _is_kernel(func):
+            return original_untyped(self, func, enable_ssa)
+        key = (func, bool(enable_ssa), type(self.typingctx), type(self.targetctx),
+               _flags_key(self.flags), frozenset((self.locals or {}).items()))
+        with global_compiler_lock:
+            built = UNTYPED_IR.get(key)
+            if built is None:
+                built = UNTYPED_IR[key] = original_untyped(self, func, enable_ssa)
+            else:
+                # The pipeline run sets the shared flags' SSA switch to its argument.
+                self.flags.enable_ssa = enable_ssa
         fresh = built.copy()
         fresh._definitions = defaultdict(
             list, {name: list(defs) for name, defs in built._definitions.items()})
-        identity = copy.copy(built.func_id)
-        identity.unique_id = next(unique_ids)
-        identity.unique_name = f"{identity.func_qualname}${identity.unique_id}"
-        fresh.func_id = identity
+        fresh.func_id = built.func_id.derive()
         return fresh
 
     in_progress: list = []
 
     def run_ssa(blocks):
-        in_progress.append(_names_by_label(blocks))
-        try:
-            return original_run_ssa(blocks)
-        finally:
-            in_progress.pop()
+        with global_compiler_lock:
+            in_progress.append(_names_by_label(blocks))
+            try:
+                return original_run_ssa(blocks)
+            finally:
+                in_progress.pop()
 
     icc.copy = shared_copy
     worker.inline_ir = inline_ir

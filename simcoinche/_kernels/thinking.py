@@ -5,7 +5,7 @@ argument: ``None`` in runs without a PIMC player, or the log2 (``int64``) of the
 the double-dummy table each thread's PIMC player gets. The functions below are chosen by
 the argument's *type* when numba compiles the caller: with ``None`` they compile to
 nothing, so the usual runs neither compile nor carry the solver (:mod:`.pimc`, imported
-only when a thinking player is compiled in); otherwise they make the per-thread scratch
+only when a thinking player is compiled in); otherwise they make the per-block scratch
 — the pair ``(Think, BidThink)`` — and ask :func:`.pimc.pimc_card` for a card, or the
 thinking bidder (:func:`.think_bid.think_action`) for the call of a PIMC player that
 thinks at the auction (``bid_worlds`` > 0).
@@ -44,7 +44,7 @@ def _bid_thinker(name: str) -> Callable:
 
 
 def think_scratch(spec):
-    """Per-thread scratch of the thinking players: ``None`` for ``spec`` None, else the
+    """Per-block scratch of the thinking players: ``None`` for ``spec`` None, else the
     pair of a :class:`.pimc.Think` with ``2**spec`` table slots and a
     :class:`.think_bid.BidThink`."""
     if spec is None:

@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 # Cold compile times measured on the project's 2-core machine (rounded up): what the
-# first-run message announces. simulate: 56-63 s on 2026-12-03 with the faster compile
-# passes (:mod:`simcoinche._kernels.faster_compile`) and no prange level above the donne
-# kernels (101-107 s for the commit before the two, side by side).
+# first-run message announces. simulate: 54-56 s of compiling on 2026-12-03 with the
+# faster compile passes (:mod:`simcoinche._kernels.faster_compile`) and no prange level
+# above the donne kernels, against 84-85 s for the commit before them, side by side.
 SIMULATE_COMPILE_S = 70
 ODDS_COMPILE_S = 30
 
