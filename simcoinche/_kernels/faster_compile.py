@@ -28,7 +28,7 @@ definitions, then each use tied to its reaching definition), statement by statem
 A block that never mentions the variable comes out of both rewrites with the same
 statements (the handlers return them unchanged; numba may still prepend phi nodes to it
 afterwards, placed from the uses found in other blocks), so here such blocks are copied
-as they are (:func:`_skip_blocks_without`); the blocks that mention it are rewritten by
+as they are; the blocks that mention it are rewritten by
 numba's own code, in the same order.
 
 The IR is equivalent, statement for statement: only label numbers and the counters in
@@ -43,9 +43,9 @@ never touched by two threads at once.
 
 They are written for numba 0.68 (:data:`NUMBA_SERIES`). On any other numba, or if these
 internals are missing, :func:`install` leaves numba as it is and :data:`NOT_INSTALLED`
-says why; the first-run message of a command that compiles prints
-it (the compile then takes longer, the results are the same), and
-``tests/test_faster_compile.py`` fails on the numba the tests run with.
+says why; the first-run message of a command that compiles prints it (the compile then
+takes longer, the results are the same), and ``tests/test_faster_compile.py`` fails on
+the numba the tests run with.
 """
 
 from __future__ import annotations
@@ -59,9 +59,9 @@ NUMBA_SERIES = "0.68."
 #: Why the faster compile passes are not installed ("" when they are).
 NOT_INSTALLED = ""
 
-#: The untyped IR of every inlined kernel built so far in this process, keyed by (function,
-#: SSA, the kinds of typing and target context, the compile options the untyped pipeline reads, the
-#: caller's locals).
+#: The untyped IR of every inlined kernel built so far in this process, keyed by
+#: (function, SSA, the kinds of typing and target context, the compile options the
+#: untyped pipeline reads, the caller's locals).
 UNTYPED_IR: dict = {}
 
 #: numba's own functions that :func:`install` wrapped or replaced, by name (for tests).
@@ -103,32 +103,6 @@ def _flags_key(flags) -> tuple:
 def _is_kernel(func) -> bool:
     """Whether ``func`` is one of our kernels (the only functions whose IR is stored)."""
     return (getattr(func, "__module__", None) or "").startswith("simcoinche._kernels")
-
-
-def _skip_blocks_without(original_rewrite, mentions):
-    """numba's ``ssa._run_block_rewrite`` that rewrites only the blocks mentioning the
-    variable being fixed (``states["varname"]``); ``mentions()`` gives, for the
-    ``_run_ssa`` call in progress, each block label's set of variable names (None
-    outside such a call: every block is rewritten)."""
-
-    def run_block_rewrite(blocks, states, handler):
-        names_by_label = mentions()
-        varname = states.get("varname")
-        if names_by_label is None or varname is None:
-            return original_rewrite(blocks, states, handler)
-        rewritten = {}
-        for label, block in blocks.items():
-            names = names_by_label.get(label)
-            if names is None or varname in names:
-                rewritten.update(original_rewrite({label: block}, states, handler))
-            else:
-                # Both handlers would return each statement as it is.
-                unchanged = type(block)(scope=block.scope, loc=block.loc)
-                unchanged.body = list(block.body)
-                rewritten[label] = unchanged
-        return rewritten
-
-    return run_block_rewrite
 
 
 def _names_by_label(blocks) -> dict:
@@ -199,7 +173,25 @@ def install() -> None:
         fresh.func_id = built.func_id.derive()
         return fresh
 
+    # Each block label's variable names, for the _run_ssa call in progress (innermost last).
     in_progress: list = []
+
+    def run_block_rewrite(blocks, states, handler):
+        varname = states.get("varname")
+        if not in_progress or varname is None:
+            return original_rewrite(blocks, states, handler)
+        names_by_label = in_progress[-1]
+        rewritten = {}
+        for label, block in blocks.items():
+            names = names_by_label.get(label)
+            if names is None or varname in names:
+                rewritten.update(original_rewrite({label: block}, states, handler))
+            else:
+                # Both handlers would return each statement as it is.
+                unchanged = type(block)(scope=block.scope, loc=block.loc)
+                unchanged.body = list(block.body)
+                rewritten[label] = unchanged
+        return rewritten
 
     def run_ssa(blocks):
         with global_compiler_lock:
@@ -213,6 +205,5 @@ def install() -> None:
     worker.inline_ir = inline_ir
     worker.run_untyped_passes = run_untyped_passes
     ssa._run_ssa = run_ssa
-    ssa._run_block_rewrite = _skip_blocks_without(
-        original_rewrite, lambda: in_progress[-1] if in_progress else None)
+    ssa._run_block_rewrite = run_block_rewrite
     worker._simcoinche_faster_compile = True

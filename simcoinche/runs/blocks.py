@@ -28,13 +28,13 @@ def share_blocks(n_blocks: int, run: Callable[[int, int], object]) -> None:
     :data:`BLOCKS_PER_TASK` at a time, on ``numba.get_num_threads()`` threads (the
     calling thread alone when one is enough). Returns when every block is done; an
     exception in any call is raised here."""
-    firsts = range(0, n_blocks, BLOCKS_PER_TASK)
-    threads = min(numba.get_num_threads(), len(firsts))
+    tasks = [(first, min(first + BLOCKS_PER_TASK, n_blocks))
+             for first in range(0, n_blocks, BLOCKS_PER_TASK)]
+    threads = min(numba.get_num_threads(), len(tasks))
     if threads <= 1:
-        for first in firsts:
-            run(first, min(first + BLOCKS_PER_TASK, n_blocks))
+        for first, end in tasks:
+            run(first, end)
         return
     with ThreadPoolExecutor(threads) as pool:
-        for _ in pool.map(lambda first: run(first, min(first + BLOCKS_PER_TASK, n_blocks)),
-                          firsts):
+        for _ in pool.map(run, *zip(*tasks, strict=True)):
             pass

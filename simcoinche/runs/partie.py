@@ -227,10 +227,10 @@ class _PartieBuffers:
             When a player's call or card had to be replaced in one of the donnes.
         """
         nb = -(-k // BLOCK)
+        players = D.Players(plan.codes, plan.params)
         while True:
-            players = D.Players(plan.codes, plan.params)
             outs = PartieOutputs(self.pout[:, :k], self.dout, self.used, self.faults)
-            share_blocks(nb, lambda first, end, players=players, outs=outs: run_parties(
+            share_blocks(nb, lambda first, end, outs=outs: run_parties(
                 key, np.int64(start), np.int64(k), (np.int64(first), np.int64(end)),
                 np.int64(plan.max_donnes), np.int64(self.block_rows), _NO_GIVEN, players,
                 plan.profile.packed, outs, plan.think))
