@@ -24,6 +24,7 @@ from simcoinche._kernels.auction_filter import C_COINCHE, C_KIND, C_LEVEL, C_TAK
 from simcoinche._kernels.batch import Contracts, play_contracts
 from simcoinche._kernels.bidder import fitted_action
 from simcoinche._kernels.donne import MAX_ACTIONS, Players
+from simcoinche._kernels.kinds import NO_KINDS
 from simcoinche._kernels.layout import PC_LEN, PC_MADE, PC_MARKS, PC_TRICKS
 from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
 from simcoinche.analysis.advisor import candidate_actions, evaluate
@@ -136,7 +137,7 @@ def test_each_action_is_scored_as_its_own_auction_and_play(profile, hand, auctio
                        Contracts(np.full(live.sum(), observed.dealer, np.int8),
                                  t.astype(np.int8), lv.astype(np.int8), k.astype(np.int8),
                                  co.astype(np.int8)),
-                       Players(codes, rows), prof.packed, out)
+                       Players(codes, rows, NO_KINDS), prof.packed, out)
         assert np.array_equal(diff[c][live], out[PC_MARKS + team] - out[PC_MARKS + 1 - team])
         assert np.array_equal(made[c][live], out[PC_MADE])
         # The partie's view of the same donnes (advise --score): each team's marks, tricks.

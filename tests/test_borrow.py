@@ -82,3 +82,25 @@ def test_writes_through_a_borrowed_strided_view_land_only_on_its_elements():
     expected = np.zeros((4, 6), dtype=np.int64)
     expected[1::2, ::3] = 7
     assert np.array_equal(a, expected)
+
+
+@njit(cache=True)
+def _borrow_players(players):
+    """``borrow_all`` of a :class:`.donne.Players`: its arrays viewed, its kinds kept."""
+    p = borrow_all(players)
+    p.codes[0] = 7
+    return p.params.sum(), p.kinds.club is None, p.kinds.random
+
+
+def test_borrow_all_passes_members_without_arrays_as_they_are():
+    # Players' kinds (None or int64 members) is no array: passed through, typed alike;
+    # the arrays beside it are views of the arguments themselves.
+    from simcoinche._kernels.donne import Players
+    from simcoinche._kernels.kinds import Kinds
+
+    codes = np.array([1, 1], dtype=np.int32)
+    params = np.arange(6, dtype=np.float64).reshape(2, 3)
+    total, club_none, random = _borrow_players(Players(codes, params,
+                                                       Kinds(None, np.int64(5))))
+    assert total == 15.0 and club_none and random == 5
+    assert codes[0] == 7

@@ -108,6 +108,7 @@ def call_bit(seat: int) -> int:
 def test_run_batch_counts_each_replaced_decision_in_its_row(plants):
     from simcoinche._kernels.batch import run_batch
     from simcoinche._kernels.donne import MAX_ACTIONS, N_OUT, O_PASSED, Outputs, Players
+    from simcoinche._kernels.kinds import kinds_of
     from simcoinche._kernels.layout import F_CALL, F_CARD, F_ONE
     from simcoinche.rules.profiles import get_profile
     from simcoinche.runs.simulation import team_players
@@ -120,7 +121,7 @@ def test_run_batch_counts_each_replaced_decision_in_its_row(plants):
         out = np.zeros((N_OUT, n), dtype=np.int32)
         faults = np.full(n, -1, dtype=np.int32)
         run_batch(np.uint64(5), np.int64(0), np.int64(n), np.int64(0), np.int64(n), -1,
-                  Players(codes, params), prof,
+                  Players(codes, params, kinds_of(codes)), prof,
                   False, Outputs(out, np.zeros((0, MAX_ACTIONS), np.uint8),
                                  np.zeros(0, np.int16), np.zeros((0, 32), np.uint8),
                                  faults), None)

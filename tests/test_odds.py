@@ -9,6 +9,7 @@ import pytest
 
 from simcoinche._kernels.batch import Contracts, play_contracts
 from simcoinche._kernels.donne import Players
+from simcoinche._kernels.kinds import NO_KINDS
 from simcoinche._kernels.layout import (
     PC_ANNOUNCE,
     PC_BELOTE,
@@ -42,7 +43,7 @@ def _play(hands, level, kind, prof, taker=0, dealer=3, start=0):
                    Contracts(np.full(n, dealer, np.int8), np.full(n, taker, np.int8),
                              np.full(n, level, np.int8), np.full(n, kind, np.int8),
                              np.ones(n, np.int8)),
-                   Players(codes, params), prof.packed, out)
+                   Players(codes, params, NO_KINDS), prof.packed, out)
     return out
 
 
@@ -166,7 +167,7 @@ def test_takers_totals_are_the_played_totals():
     play_contracts(np.uint64(seed_key(np.uint64(12))), np.int64(0), hands,
                    Contracts(np.full(n, 3, np.int8), np.zeros(n, np.int8),
                              np.zeros(n, np.int8), np.zeros(n, np.int8), np.ones(n, np.int8)),
-                   Players(np.array([1, 1], dtype=np.int32), params),
+                   Players(np.array([1, 1], dtype=np.int32), params, NO_KINDS),
                    get_profile("federal").packed, out)
     assert np.array_equal(r.kinds[0].totals, out[PC_TOTAL_TAKERS])
 

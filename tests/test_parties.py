@@ -27,6 +27,7 @@ from simcoinche._kernels.donne import (
     Outputs,
     Players,
 )
+from simcoinche._kernels.kinds import kinds_of
 from simcoinche._kernels.partie import (
     PD_LEN,
     PD_SCORE,
@@ -76,7 +77,7 @@ def play_given(donnes, profile="federal", max_donnes=100):
     used = np.zeros(1, dtype=np.int64)
     run_parties(np.uint64(1), np.int64(0), np.int64(1), (np.int64(0), np.int64(1)),
                 np.int64(max_donnes),
-                np.int64(4 * max_donnes), given, Players(codes, params),
+                np.int64(4 * max_donnes), given, Players(codes, params, kinds_of(codes)),
                 get_profile(profile).packed,
                 PartieOutputs(pout, dout, used, np.zeros(4 * max_donnes, np.int32)), None)
     n = int(pout[PT_N_DONNES, 0])
@@ -228,7 +229,7 @@ def test_donne_k_of_partie_p_is_the_donne_of_its_own_stream():
         # (uint64 key, as simulate passes it: run_batch keeps one compiled signature)
         run_batch(np.uint64(partie_key(run_key, p)), np.int64(0), np.int64(n), np.int64(0),
                   np.int64(n), -1,
-                  Players(codes, params), prof, False,
+                  Players(codes, params, kinds_of(codes)), prof, False,
                   Outputs(out, *empty, np.zeros(n, np.int32)), None)
         assert out[O_MARKS].tolist() == list(row.marks_t0)
         assert out[O_MARKS + 1].tolist() == list(row.marks_t1)

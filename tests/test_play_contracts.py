@@ -10,6 +10,7 @@ import pytest
 from simcoinche._kernels import batch as B
 from simcoinche._kernels import layout as L
 from simcoinche._kernels.donne import Players
+from simcoinche._kernels.kinds import NO_KINDS
 from simcoinche._kernels.rng import seed_key
 from simcoinche.players.registry import param_array
 from simcoinche.rules.profiles import get_profile
@@ -41,7 +42,7 @@ def _play(df, profile: str, players: tuple[str, str], seed: int = 5, start: int 
                          B.Contracts(df["dealer"].to_numpy(), df["taker"].to_numpy(),
                                      df["bid_level"].to_numpy(), kind,
                                      df["coinche"].to_numpy()),
-                         Players(codes, params), get_profile(profile).packed, out)
+                         Players(codes, params, NO_KINDS), get_profile(profile).packed, out)
     finally:
         numba.set_num_threads(prev)
     return out

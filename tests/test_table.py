@@ -31,6 +31,7 @@ from simcoinche._kernels.donne import (
     Outputs,
     Players,
 )
+from simcoinche._kernels.kinds import kinds_of
 from simcoinche._kernels.pimc import PIMC_TT_LOG2
 from simcoinche._kernels.rng import seed_key
 from simcoinche.players.registry import PLAYERS, param_array
@@ -58,7 +59,7 @@ def _batch(key, start, n, codes, params, prof, think=None):
     play = np.zeros((n, 32), dtype=np.uint8)
     faults = np.zeros(n, dtype=np.int32)
     run_batch(key, np.int64(start), np.int64(n), np.int64(0), np.int64(n), -1,
-              Players(codes, params), prof, True,
+              Players(codes, params, kinds_of(codes)), prof, True,
               Outputs(out, auc, auc_len, play, faults), think)
     # The kernel players of these runs answer legally: no decision was replaced.
     assert not faults.any()

@@ -53,6 +53,7 @@ from simcoinche._kernels.auction import (
     auction_start,
 )
 from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
+from simcoinche._kernels.kinds import Kinds
 from simcoinche._kernels.layout import F_CALL, F_ONE, P_AUCTION_CARDS
 from simcoinche._kernels.rng import (
     RNG_STATE_LEN,
@@ -112,9 +113,10 @@ def model_action(code, hand, astate, actions, n_actions, params, row, prof, st, 
     the ``F_*`` word of :mod:`.layout`). Compiled once (not inlined) and shared by the
     filter and the continuation: their cost is the bidders' own evaluation.
     """
-    # (in_partie 1: a model continuation of a partie's auction reads its score too)
+    # (in_partie 1: a model continuation of a partie's auction reads its score too; every
+    # player kind compiled in: the models are chosen at run time)
     a = choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
-                      np.int64(1))
+                      np.int64(1), Kinds(np.int64(1), np.int64(1)))
     if auction_check(astate, a, prof) != 0:
         # A player may only make legal calls: the fault is recorded (the facade fails the
         # run) and a pass, always allowed, stands in for it.
@@ -213,7 +215,9 @@ def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, pla
     n_blocks = (n + BLOCK - 1) // BLOCK
     n_auc = prof[P_AUCTION_CARDS]
     known, free, seats, caps, w, cum, pick = pool
-    codes, params = players
+    # (``players.kinds`` is not read: the model bidders compile every kind, model_action)
+    codes = players.codes
+    params = players.params
     hands_out, early_out, keep, faults = outs
     for b in prange(n_blocks):
         st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)

@@ -14,7 +14,7 @@ fixed contract (the bidding-odds engine: deal the unseen cards, then play the co
 many times)::
 
     play_contracts(run_key, start, hands, Contracts(dealer, taker, level, kind, coinche),
-                   Players(codes, params), prof, out, think=None)
+                   Players(codes, params, NO_KINDS), prof, out, think=None)
 
 =========  ========================  ==================================================
 argument   shape, dtype              meaning
@@ -28,7 +28,9 @@ hands      uint32[n, 4]              the four 8-card hands by seat (a partition 
 contracts  :class:`Contracts`        per row: ``dealer``, ``taker``, ``level``,
                                      ``kind``, ``coinche``, each int8..int64[n]
 players    :class:`.donne.Players`   ``codes`` int32[2] (player kind per team,
-                                     ``PLAYER_*``), ``params`` float64[2, PARAM_LEN]
+                                     ``PLAYER_*``), ``params`` float64[2, PARAM_LEN],
+                                     ``kinds`` (not read: no call is asked here;
+                                     :data:`.kinds.NO_KINDS`)
 prof       int32[PROFILE_LEN]        packed profile
 out        int32[PC_LEN, n]          results, one column per row (offsets PC_* in .layout)
 think      None or int64             PIMC players' solver table (see ``run_batch``)
@@ -61,7 +63,8 @@ from numba import njit, prange
 from simcoinche._kernels.announce import MAX_DECL
 from simcoinche._kernels.auction import AUCTION_STATE_LEN
 from simcoinche._kernels.borrow import borrow, borrow_all
-from simcoinche._kernels.donne import MAX_ACTIONS, Scratch, play_one, play_phase
+from simcoinche._kernels.donne import MAX_ACTIONS, Players, Scratch, play_one, play_phase
+from simcoinche._kernels.kinds import Kinds
 from simcoinche._kernels.layout import (
     PC_ANNOUNCE,
     PC_BELOTE,
@@ -148,7 +151,8 @@ def run_batch(run_key, start, n, first_block, end_block, fixed_dealer, players, 
         Dealer seat of every donne, or ``-1`` for the rotation ``index mod 4``.
     players : .donne.Players
         ``codes`` int32[2] (player kind per team), ``params`` float64[2, PARAM_LEN]
-        (parameter row per team).
+        (parameter row per team), ``kinds`` the optional player kinds compiled in
+        (:func:`.kinds.kinds_of` of ``codes``).
     prof : int32[PROFILE_LEN]
         Packed profile.
     record : bool
@@ -210,12 +214,16 @@ def play_contracts(run_key, start, hands, contracts, players, prof, out, think=N
     n = hands.shape[0]
     block = think_block(think, BLOCK)
     n_blocks = (n + block - 1) // block
+    # ``players.kinds`` is not read: no call is asked here (and a parallel loop cannot
+    # take its None members).
+    codes = players.codes
+    params = players.params
     for b in prange(n_blocks):
         lo = b * block
         # The scratch lives in this loop body until the block's call returns.
-        _play_block(run_key, start, lo, min(n, lo + block), hands, contracts, players, prof,
-                    out, np.zeros((0, 32), dtype=np.uint8), donne_scratch(),
-                    think_scratch(think))
+        _play_block(run_key, start, lo, min(n, lo + block), hands, contracts,
+                    Players(codes, params, Kinds(None, None)), prof, out,
+                    np.zeros((0, 32), dtype=np.uint8), donne_scratch(), think_scratch(think))
 
 
 @njit(cache=True)

@@ -64,6 +64,7 @@ from simcoinche._kernels.bidder import (
 from simcoinche._kernels.deal import deal_hands
 from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
 from simcoinche._kernels.heuristic import _value_of_level
+from simcoinche._kernels.kinds import Kinds
 from simcoinche._kernels.layout import (
     F_CALL,
     F_ONE,
@@ -93,7 +94,8 @@ def deal_auctions(run_key, start, n, players, prof, full, early, auc, auc_len, f
     run_key : uint64
         :func:`.rng.seed_key` of the seed.
     players : .donne.Players
-        The bidders (``codes`` int32[2], ``params`` float64[2, PARAM_LEN]).
+        The bidders (``codes`` int32[2], ``params`` float64[2, PARAM_LEN]; ``kinds`` is
+        not read: every player kind is compiled in, :data:`.kinds.NO_KINDS` will do).
     prof : int32[PROFILE_LEN]
         Packed profile.
     full, early : uint32[n, 4]
@@ -104,6 +106,9 @@ def deal_auctions(run_key, start, n, players, prof, full, early, auc, auc_len, f
         Out: the calls replaced by a pass (``F_*`` word; the facade refuses any).
     """
     n_blocks = (n + 511) // 512
+    # (a parallel loop cannot take the None members of ``players.kinds``)
+    codes = players.codes
+    params = players.params
     for b in prange(n_blocks):
         st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
         deck = np.zeros(32, dtype=np.int8)
@@ -130,8 +135,8 @@ def deal_auctions(run_key, start, n, players, prof, full, early, auc, auc_len, f
             while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
                 seat = astate[A_TO_SPEAK]
                 team = seat & 1
-                a = choose_action(players.codes[team], ea[seat], astate, actions, na,
-                                  players.params, team, prof, st, None)
+                a = choose_action(codes[team], ea[seat], astate, actions, na, params, team,
+                                  prof, st, None, Kinds(np.int64(1), np.int64(1)))
                 if auction_apply(astate, a, prof) != 0:
                     # An illegal call is recorded (the facade refuses the data).
                     fault = (fault | (F_CALL << seat)) + F_ONE

@@ -54,20 +54,29 @@ def borrow(typingctx, arr):
     return arr(arr), codegen
 
 
+def _holds_array(t: types.Type) -> bool:
+    """Whether the numba type ``t`` is an array or a tuple holding one."""
+    if isinstance(t, types.Array):
+        return True
+    return isinstance(t, types.BaseTuple) and any(_holds_array(m) for m in t.types)
+
+
 @intrinsic
 def borrow_all(typingctx, arrays):
-    """:func:`borrow` of every array of the tuple ``arrays`` (arrays only), as a tuple of
-    the same types: ``a, b, c = borrow_all((a, b, c))``. A NamedTuple of arrays (such as
+    """:func:`borrow` of every array of the tuple ``arrays``, as a tuple of the same
+    types: ``a, b, c = borrow_all((a, b, c))``. A NamedTuple of arrays (such as
     :class:`.donne.Scratch`) gives the same NamedTuple of views: ``scr =
-    borrow_all(scr)``."""
-    if not isinstance(arrays, types.BaseTuple) or \
-            not all(isinstance(t, types.Array) for t in arrays.types):
+    borrow_all(scr)``. Members that hold no array (scalars, None, tuples of them, such as
+    :class:`.donne.Players`' ``kinds``) are passed as they are; a tuple member that holds
+    an array is refused (no implementation)."""
+    if not isinstance(arrays, types.BaseTuple) or any(
+            not isinstance(t, types.Array) and _holds_array(t) for t in arrays.types):
         return None
 
     def codegen(context, builder, signature, args):
         values = cgutils.unpack_tuple(builder, args[0], len(arrays.types))
-        views = [_view(context, builder, t, v) for t, v in zip(arrays.types, values,
-                                                               strict=True)]
+        views = [_view(context, builder, t, v) if isinstance(t, types.Array) else v
+                 for t, v in zip(arrays.types, values, strict=True)]
         return context.make_tuple(builder, arrays, views)
 
     return arrays(arrays), codegen

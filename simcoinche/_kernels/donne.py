@@ -18,7 +18,8 @@ Bundles. The kernels take what travels together as one NamedTuple of arrays (num
 compiles them as a tuple: the fields are read at no cost, and a NamedTuple of borrowed
 views, :mod:`.borrow`, carries no reference count):
 
-- :class:`Players` ``(codes, params)``: the players of the two teams;
+- :class:`Players` ``(codes, params, kinds)``: the players of the two teams and the
+  optional player kinds compiled in (:mod:`.kinds`);
 - :class:`Outputs` ``(out, auc, auc_len, play_rec, faults)``: a run's rows, records and
   replaced decisions;
 - :class:`Scratch`: the sixteen scratch arrays of a donne, made once per block by
@@ -48,7 +49,8 @@ from simcoinche._kernels.auction import (
     auction_start,
 )
 from simcoinche._kernels.deal import deal_hands
-from simcoinche._kernels.heuristic import heuristic_action, heuristic_card
+from simcoinche._kernels.heuristic import heuristic_card
+from simcoinche._kernels.kinds import Kinds, club_call, random_call
 from simcoinche._kernels.layout import (
     F_CALL,
     F_CARD,
@@ -85,7 +87,6 @@ from simcoinche._kernels.players import (
     PLAYER_PIMC,
     PLAYER_RANDOM,
     auction_apply_inline,
-    random_action,
     random_card,
 )
 from simcoinche._kernels.rng import STREAM_PLAYERS, donne_key, lowest_bit, rng_seed
@@ -131,10 +132,14 @@ class Players(NamedTuple):
         ``PLAYER_CLUB``).
     ``params`` : float64[2, PARAM_LEN]
         Parameter row per team.
+    ``kinds`` : :class:`.kinds.Kinds`
+        The optional player kinds compiled in, by the type of each field
+        (:func:`.kinds.kinds_of` of ``codes``).
     """
 
     codes: np.ndarray
     params: np.ndarray
+    kinds: Kinds
 
 
 class Outputs(NamedTuple):
@@ -203,37 +208,43 @@ _card_points = njit(inline="always")(card_points.py_func)
 
 @njit(cache=True, inline="always")
 def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
-                  in_partie):
+                  in_partie, kinds):
     """Auction action of a player of kind ``code`` (registry in :mod:`.players`): the
     heuristic and PIMC players bid with the data-fitted bidder (:mod:`.bidder`, weighed by
     match equity inside a partie: :mod:`.score_bid`), the club
     player with the conventions of :func:`.heuristic.heuristic_action`. ``in_partie``:
     None where no donne is played inside a partie (the score-aware bidder is then not
-    compiled in), else ``np.int64(1)`` (:func:`.score_bid.bid_call`)."""
+    compiled in), else ``np.int64(1)`` (:func:`.score_bid.bid_call`). ``kinds``: the
+    :class:`.kinds.Kinds` compiled in (a kind left out answers with an illegal call)."""
     if code == PLAYER_RANDOM:
-        return random_action(hand, astate, actions, n_actions, params, row, prof, st)
+        return random_call(kinds.random, hand, astate, actions, n_actions, params, row,
+                           prof, st)
     if code == PLAYER_CLUB:
-        return heuristic_action(hand, astate, actions, n_actions, params, row, prof, st)
+        return club_call(kinds.club, hand, astate, actions, n_actions, params, row, prof,
+                         st)
     # Score-aware inside a partie unless the seat's score_aware is 0 (:mod:`.score_bid`).
     return bid_call(in_partie, hand, astate, actions, n_actions, params, row, prof, st)
 
 
 @njit(cache=True, inline="always")
-def seat_action(code, hand, astate, actions, n_actions, dealer, params, row, prof, st,
-                think, in_partie):
-    """The call of a seated player of kind ``code``: a PIMC player that thinks at the
-    auction (``bid_worlds`` > 0, ``think`` not None: :func:`.thinking.think_bid`) asks its
-    thinking bidder, every other player :func:`choose_action` (the model bidders of
-    :mod:`.auction_filter` call that one directly: they never think). Used by
-    :func:`play_one` and the Python table sequencer alike; ``in_partie`` as
-    :func:`choose_action`."""
+def seat_action(players, team, hand, astate, actions, n_actions, dealer, prof, st, think,
+                in_partie):
+    """The call of team ``team``'s seated player (``players`` a :class:`Players`): a PIMC
+    player that thinks at the auction (``bid_worlds`` > 0, ``think`` not None:
+    :func:`.thinking.think_bid`) asks its thinking bidder, every other player
+    :func:`choose_action` (the model bidders of :mod:`.auction_filter` call that one
+    directly: they never think). Used by :func:`play_one` and the Python table sequencer
+    alike; ``in_partie`` as :func:`choose_action`."""
+    code = players.codes[team]
+    params = players.params
+    row = team
     if code == PLAYER_PIMC:
         a = think_bid(think, hand, astate, actions, n_actions, dealer, params, row, prof,
                       st)
         if a >= 0:
             return a
     return choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
-                         in_partie)
+                         in_partie, players.kinds)
 
 
 @njit(cache=True, inline="always")
@@ -613,8 +624,6 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
         ``np.int64(1)`` in parties, where the auction state's ``A_PARTIE`` says
         (:func:`.score_bid.bid_call`).
     """
-    codes = players.codes
-    params = players.params
     out = outs.out
     st = scr.st
     deck = scr.deck
@@ -646,8 +655,8 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
     while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
         seat = astate[A_TO_SPEAK]
         team = seat & 1
-        a = seat_action(codes[team], early[seat], astate, actions, na, dealer, params,
-                        team, prof, st, think, in_partie)
+        a = seat_action(players, team, early[seat], astate, actions, na, dealer, prof, st,
+                        think, in_partie)
         if auction_apply_inline(astate, a, prof) != 0:
             # A player may only make legal calls: the fault is recorded (the facade fails
             # the run) and a pass, always allowed, ends the donne.

@@ -31,7 +31,7 @@ given       int32[N_OUT, m]       test hook: when ``m > 0`` donne ``k`` of every
                                   sequences) instead of being played; ``m = 0`` plays
 players     :class:`.donne.Players` ``codes`` int32[2] (player kind per team),
                                   ``params`` float64[2, PARAM_LEN] (parameter row
-                                  per team)
+                                  per team), ``kinds`` (:func:`.kinds.kinds_of`)
 prof        int32[PROFILE_LEN]    packed profile
 outs        :class:`PartieOutputs` the three outputs below
 pout        int32[PT_LEN, n]      one column per partie (rows ``PT_*``)

@@ -89,6 +89,7 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
     """
     from simcoinche._kernels.batch import Contracts, play_contracts
     from simcoinche._kernels.donne import Players
+    from simcoinche._kernels.kinds import NO_KINDS
     from simcoinche._kernels.layout import PC_FAULTS, PC_LEN
     from simcoinche.runs.simulation import think_arg
 
@@ -99,7 +100,7 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
         play_contracts(run_key, np.int64(0), hands,
                        Contracts(np.full(m, dealer, dtype=np.int8), taker,
                                  np.zeros(m, dtype=np.int8), kind, np.ones(m, dtype=np.int8)),
-                       Players(codes, params), prof, pc, think_arg(codes))
+                       Players(codes, params, NO_KINDS), prof, pc, think_arg(codes))
         check_faults(pc[PC_FAULTS], codes if names is None else names, prof,
                      lambda j: f"final contract {j}")
     return pc

@@ -235,6 +235,7 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
     """
     from simcoinche._kernels.auction_filter import FilterOutputs, filter_deals
     from simcoinche._kernels.donne import Players
+    from simcoinche._kernels.kinds import NO_KINDS
     from simcoinche._kernels.rng import seed_key
     from simcoinche._kernels.sampler import DealPool
     from simcoinche.runs.simulation import positive_int
@@ -261,7 +262,7 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
             filter_deals(key, np.int64(drawn), np.int64(size),
                          DealPool(d.known, d.free, d.seats, d.caps, d.table, d.cum, d.pick),
                          np.int64(auction.dealer), observed, np.int64(len(auction.codes)),
-                         np.int64(modelled), Players(codes, rows), prof.packed,
+                         np.int64(modelled), Players(codes, rows, NO_KINDS), prof.packed,
                          FilterOutputs(hands, early, keep, faults))
             # A model call the kernel had to replace fails the run (issue 20).
             check_faults(faults, codes if names is None else names, prof,

@@ -598,6 +598,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     """
     from simcoinche._kernels.batch import Contracts, play_contracts
     from simcoinche._kernels.donne import Players
+    from simcoinche._kernels.kinds import NO_KINDS
     from simcoinche._kernels.layout import PC_FAULTS, PC_LEN, PC_TOTAL_TAKERS, PC_TRICKS
     from simcoinche._kernels.sampler import made_at_levels
     from simcoinche.runs.simulation import (
@@ -646,7 +647,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
                                  np.zeros(k_n, dtype=np.int8),
                                  np.full(k_n, kind, dtype=np.int8),
                                  np.ones(k_n, dtype=np.int8)),
-                       Players(codes, rows), packed, pc, think_arg(codes))
+                       Players(codes, rows, NO_KINDS), packed, pc, think_arg(codes))
         # A card the kernel had to replace fails the whole computation (issue 20).
         check_faults(pc[PC_FAULTS], pk, prof, lambda j: f"deal {deal_index(start + j)}")
         made_at_levels(pc, team, kind, levels, packed, ok)

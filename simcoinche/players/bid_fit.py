@@ -34,6 +34,7 @@ from simcoinche._kernels.bid_samples import (
 )
 from simcoinche._kernels.bidder import table_key
 from simcoinche._kernels.donne import MAX_ACTIONS, Players
+from simcoinche._kernels.kinds import NO_KINDS
 from simcoinche._kernels.layout import PC_FAULTS, PC_LEN
 from simcoinche._kernels.rng import seed_key
 from simcoinche.players.registry import CLUB, HEURISTIC, param_array
@@ -171,7 +172,7 @@ def fit_tables(profile: Profile | str, deals: int, seed: int, bidders: str = "cl
     defend = np.zeros(deals, dtype=np.int8)
     for lo, hi, codes, params, team, dfd in parts:
         deal_auctions(run_key, np.int64(lo), np.int64(hi - lo),
-                      Players(codes, np.ascontiguousarray(params)), packed, full[lo:hi],
+                      Players(codes, np.ascontiguousarray(params), NO_KINDS), packed, full[lo:hi],
                       early[lo:hi], auc[lo:hi], auc_len[lo:hi], faults[lo:hi])
         teams[lo:hi] = team
         defend[lo:hi] = dfd
@@ -193,7 +194,7 @@ def fit_tables(profile: Profile | str, deals: int, seed: int, bidders: str = "cl
                    Contracts(dealers[i], seat.astype(np.int8),
                              np.zeros(m, dtype=np.int8), kd.astype(np.int8),
                              np.ones(m, dtype=np.int8)),
-                   Players(card_codes, card_rows), packed, play, None)
+                   Players(card_codes, card_rows, NO_KINDS), packed, play, None)
     if play[PC_FAULTS].any():
         raise InputError("the card play made illegal plays while the fitting data was "
                          "played")

@@ -75,6 +75,7 @@ from simcoinche._kernels.donne import (
     write_passed_out,
     write_result,
 )
+from simcoinche._kernels.kinds import Kinds, kinds_of
 from simcoinche._kernels.layout import (
     F_CALL,
     F_CARD,
@@ -223,15 +224,19 @@ class Table:
         per block, of one donne with a PIMC player); the PIMC player's card does not
         depend on what the scratch held before (its solver stamps each solve), which the
         differential test checks.
+    kinds : Kinds or None
+        The optional player kinds the kernels compile (:mod:`simcoinche._kernels.kinds`);
+        None: those of ``codes`` (:func:`~simcoinche._kernels.kinds.kinds_of`).
     """
 
     def __init__(self, prof: np.ndarray, codes: np.ndarray, params: np.ndarray,
                  python: tuple[SeatPlayer | None, SeatPlayer | None] = (None, None),
-                 think: int | None = None) -> None:
+                 think: int | None = None, kinds: Kinds | None = None) -> None:
         self.prof = np.ascontiguousarray(prof, dtype=np.int32)
         self.codes = np.ascontiguousarray(codes, dtype=np.int32)
         self.params = np.ascontiguousarray(params, dtype=np.float64)
-        self.players = Players(self.codes, self.params)
+        self.players = Players(self.codes, self.params,
+                               kinds_of(self.codes) if kinds is None else kinds)
         self.python = tuple(python)
         self.think = None if think is None else think_scratch(np.int64(think))
         #: Time the kernel players of each team spent deciding (their calls from here).
@@ -290,9 +295,9 @@ class Table:
             team = seat & 1
             if self._kernel(team):
                 t0 = time.perf_counter()
-                a = seat_action(self.codes[team], early[seat], astate, actions,
-                                np.int64(na), np.int64(dealer), self.params,
-                                np.int64(team), prof, st, self.think, None)
+                a = seat_action(self.players, np.int64(team), early[seat], astate,
+                                actions, np.int64(na), np.int64(dealer), prof, st,
+                                self.think, None)
                 tm = self.timing[team]
                 tm.bids += 1
                 tm.bid_seconds += time.perf_counter() - t0

@@ -28,8 +28,10 @@ from typing import Any, TextIO
 # Cold compile times measured on the project's 2-core machine (rounded up): what the
 # first-run message announces. simulate: 54-56 s of compiling on 2026-12-03 with the
 # faster compile passes (:mod:`simcoinche._kernels.faster_compile`) and no prange level
-# above the donne kernels, against 84-85 s for the commit before them, side by side.
-SIMULATE_COMPILE_S = 70
+# above the donne kernels, against 84-85 s for the commit before them, side by side;
+# 41-57 s on 2026-12-04 once a run compiles only the player kinds it seats
+# (:mod:`simcoinche._kernels.kinds`), against 54-78 s without, side by side.
+SIMULATE_COMPILE_S = 60
 ODDS_COMPILE_S = 30
 
 

@@ -39,6 +39,7 @@ import numpy as np
 import pyarrow as pa
 
 from simcoinche._kernels import donne as D
+from simcoinche._kernels.kinds import kinds_of
 from simcoinche._kernels.partie import (
     BLOCK,
     PD_LEN,
@@ -227,7 +228,7 @@ class _PartieBuffers:
             When a player's call or card had to be replaced in one of the donnes.
         """
         nb = -(-k // BLOCK)
-        players = D.Players(plan.codes, plan.params)
+        players = D.Players(plan.codes, plan.params, kinds_of(plan.codes))
         while True:
             outs = PartieOutputs(self.pout[:, :k], self.dout, self.used, self.faults)
             share_blocks(nb, lambda first, end, outs=outs: run_parties(

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from simcoinche._kernels.donne import N_OUT, choose_action, choose_card, declared_cards
+from simcoinche._kernels.kinds import ALL_KINDS
 from simcoinche._kernels.players import PLAYER_CLUB, PLAYER_RANDOM
 from simcoinche._kernels.scoring import score_donne
 from simcoinche.players.peers import (
@@ -182,10 +183,12 @@ def _init(state: dict[str, Any]) -> None:
     key = np.uint64(state["key"])
     prof, codes, params, peers = state["prof"], state["codes"], state["params"], state["peers"]
     # Load (or compile) the sequencer's kernels once, on a kernel-only donne, with the
-    # run's think argument (its type decides what choose_card compiles).
+    # run's think argument (its type decides what choose_card compiles) and the same
+    # player kinds compiled in as the tables below (every kind: the warm-up seats a club
+    # and a random player).
     h = np.array([PLAYER_CLUB, PLAYER_RANDOM], dtype=np.int32)
     warm = Table(prof, h, np.stack([param_array("club"), param_array("random")]),
-                 think=state["think"])
+                 think=state["think"], kinds=ALL_KINDS)
     warm.play(key, 0, 0, np.zeros((N_OUT, 1), dtype=np.int32), 0)
     tables = []
     for t in range(2):
@@ -194,7 +197,8 @@ def _init(state: dict[str, Any]) -> None:
             spec = peers[0 if team == t else 1]
             if spec is not None:
                 python[team] = ColverPlayer(spec, int(key))
-        tables.append(Table(prof, codes[t], params[t], tuple(python), state["think"]))
+        tables.append(Table(prof, codes[t], params[t], tuple(python), state["think"],
+                            ALL_KINDS))
     _STATE.clear()
     _STATE.update(key=key, tables=tables)
 

@@ -38,6 +38,7 @@ from simcoinche._kernels.donne import (
     Outputs,
     Players,
 )
+from simcoinche._kernels.kinds import kinds_of
 from simcoinche._kernels.players import PLAYER_PIMC
 from simcoinche._kernels.rng import seed_key
 from simcoinche._kernels.thinking import think_block
@@ -335,7 +336,7 @@ def run_donnes(key: np.uint64, start: int, k: int, dealer: int, codes: np.ndarra
     ``faults`` (``int32[k]``) receives each donne's replaced decisions (``F_*`` of
     :mod:`simcoinche._kernels.layout`); :func:`check_faults` turns them into an error.
     """
-    players = Players(codes, params)
+    players = Players(codes, params, kinds_of(codes))
     outs = Outputs(out, auc, auc_len, play, faults)
 
     def run(first: int, end: int) -> None:

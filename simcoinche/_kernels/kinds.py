@@ -1,0 +1,113 @@
+"""Which player kinds a kernel compiles: the random and club players only where they sit.
+
+A donne kernel dispatches on each team's player code at run time (:mod:`.players`), so
+every kind's code used to be compiled into every run. Two of them are large and rarely
+seated: the club player's auction (:func:`.heuristic.heuristic_action`, about a fifth of a
+cold ``simulate``'s compile) and the random player's (:func:`.players.random_action`,
+whose legality checks are inlined several times). :class:`Kinds` says, by the *type* of
+each field, whether a kind is compiled in: ``np.int64(1)`` yes, ``None`` no. numba
+compiles the kernels once per such type, like the ``think`` and ``in_partie`` arguments
+(:mod:`.thinking`, :func:`.score_bid.bid_call`); :func:`kinds_of` gives a run exactly
+the kinds its teams' codes name, so a heuristic-only run compiles neither.
+
+A kind that is not compiled in cannot decide: :func:`random_call` and :func:`club_call`
+then return a call the rules forbid (:func:`.players.illegal_action`), which the donne
+kernels record as a replaced decision and every facade refuses (no silent fallback).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from simcoinche._kernels.heuristic import heuristic_action
+from simcoinche._kernels.players import (
+    PLAYER_CLUB,
+    PLAYER_RANDOM,
+    illegal_action,
+    random_action,
+)
+
+
+class Kinds(NamedTuple):
+    """The optional player kinds a kernel compiles (``np.int64(1)``: yes; ``None``: no).
+
+    ``club`` : None or int64
+        The club player's auction (:func:`.heuristic.heuristic_action`).
+    ``random`` : None or int64
+        The random player's auction (:func:`.players.random_action`).
+    """
+
+    club: Any
+    random: Any
+
+
+#: Every kind compiled in: for kernels whose players are not known in advance (the model
+#: bidders of :mod:`.auction_filter` and :mod:`.think_bid`).
+ALL_KINDS = Kinds(np.int64(1), np.int64(1))
+#: No optional kind compiled in. What the facades give the parallel kernels, which do not
+#: read ``Players.kinds`` (numba's parallel loops cannot take a None member): the cards
+#: alone (:func:`.batch.play_contracts`), or model bidders compiled with every kind
+#: (:func:`.auction_filter.filter_deals`, :func:`.bid_samples.deal_auctions`).
+NO_KINDS = Kinds(None, None)
+
+
+def kinds_of(codes: Any) -> Kinds:
+    """The :class:`Kinds` of a run whose teams have the player codes ``codes``."""
+    present = {int(c) for c in np.asarray(codes).ravel()}
+    return Kinds(np.int64(1) if PLAYER_CLUB in present else None,
+                 np.int64(1) if PLAYER_RANDOM in present else None)
+
+
+def _absent(flag: Any) -> bool:
+    return isinstance(flag, (types.NoneType, types.Omitted))
+
+
+def random_call(flag, hand, astate, actions, n_actions, params, row, prof, st):
+    """The random player's call (:func:`.players.random_action`) when ``flag`` is not
+    None; else a call the rules forbid (the kind is not compiled in)."""
+    if flag is None:
+        return np.int64(illegal_action(astate))
+    return np.int64(random_action(hand, astate, actions, n_actions, params, row, prof, st))
+
+
+@overload(random_call)
+def _random_call_nb(flag, hand, astate, actions, n_actions, params, row, prof, st):
+    if _absent(flag):
+        def refused(flag, hand, astate, actions, n_actions, params, row, prof, st):
+            return np.int64(illegal_action(astate))
+
+        return refused
+
+    def call(flag, hand, astate, actions, n_actions, params, row, prof, st):
+        return np.int64(random_action(hand, astate, actions, n_actions, params, row, prof,
+                                      st))
+
+    return call
+
+
+def club_call(flag, hand, astate, actions, n_actions, params, row, prof, st):
+    """The club player's call (:func:`.heuristic.heuristic_action`) when ``flag`` is not
+    None; else a call the rules forbid (the kind is not compiled in)."""
+    if flag is None:
+        return np.int64(illegal_action(astate))
+    return np.int64(heuristic_action(hand, astate, actions, n_actions, params, row, prof,
+                                     st))
+
+
+@overload(club_call)
+def _club_call_nb(flag, hand, astate, actions, n_actions, params, row, prof, st):
+    if _absent(flag):
+        def refused(flag, hand, astate, actions, n_actions, params, row, prof, st):
+            return np.int64(illegal_action(astate))
+
+        return refused
+
+    def call(flag, hand, astate, actions, n_actions, params, row, prof, st):
+        return np.int64(heuristic_action(hand, astate, actions, n_actions, params, row,
+                                         prof, st))
+
+    return call
