@@ -138,6 +138,7 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
     from simcoinche._kernels.batch import donne_scratch
     from simcoinche._kernels.deal import deal_hands
     from simcoinche._kernels.donne import MAX_ACTIONS, Players, choose_action, play_phase
+    from simcoinche._kernels.kinds import kinds_of
     from simcoinche._kernels.layout import P_AUCTION_CARDS
     from simcoinche._kernels.players import auction_apply_inline
     from simcoinche._kernels.rng import (
@@ -149,12 +150,12 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
     from simcoinche.runs.simulation import _plan
 
     @njit(cache=False)
-    def run(run_key, n, codes, params, prof, stage):
+    def run(run_key, n, codes, params, kinds, prof, stage):
         scr = donne_scratch()
         st, deck, hands, early, astate, actions = (scr.st, scr.deck, scr.hands, scr.early,
                                                    scr.astate, scr.actions)
         declare, ann, bel = scr.declare, scr.ann, scr.bel
-        players = Players(codes, params)
+        players = Players(codes, params, kinds)
         rec = np.zeros((0, 32), dtype=np.uint8)
         acc = 0
         for i in range(n):
@@ -179,7 +180,7 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
             while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
                 seat = astate[A_TO_SPEAK]
                 a = choose_action(codes[seat & 1], early[seat], astate, actions, na, params,
-                                  seat & 1, prof, st, None)
+                                  seat & 1, prof, st, None, kinds)
                 if auction_apply_inline(astate, a, prof) != 0:
                     a = 0
                     auction_apply_inline(astate, a, prof)
@@ -200,14 +201,15 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
 
     plan = _plan(10, 1, profile, players, 1, 10, None, False, None)
     key = seed_key(np.uint64(1))
+    kinds = kinds_of(plan.codes)
     rows = {}
     for stage, name in ((0, "deal"), (1, "+auction"), (2, "+announcements"),
                         (3, "+play and scoring (announcements included)")):
-        run(key, 1000, plan.codes, plan.params, plan.profile.packed, stage)
+        run(key, 1000, plan.codes, plan.params, kinds, plan.profile.packed, stage)
         best = float("inf")
         for _ in range(3):
             t0 = time.perf_counter()
-            run(key, n, plan.codes, plan.params, plan.profile.packed, stage)
+            run(key, n, plan.codes, plan.params, kinds, plan.profile.packed, stage)
             best = min(best, time.perf_counter() - t0)
         rows[name] = round(best / n * 1e9)
     return {"check": "phases", "players": players, "profile": profile, "n": n,

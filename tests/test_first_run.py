@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -234,3 +235,30 @@ def test_arrow_array_refuses_what_it_would_misread(values):
     with pytest.raises(ValueError, match="1-d array in native byte order"):
         arrow_array(values)
 
+
+
+def test_prepare_kernels_speaks_when_a_kernel_cached_for_other_types_compiles():
+    # A kernel whose cache holds machine code for other argument types only (a run with
+    # other player kinds, or a PIMC seat) compiles again: numba's compile event says so,
+    # and the message comes then; another function's compile says nothing.
+    from numba.core import event
+
+    cached = _FakeKernel({"sig": 1})
+    other = _FakeKernel({"sig": 1})
+
+    def compiles(kernel: _FakeKernel) -> Callable[[], None]:
+        def warm() -> None:
+            with event.trigger_event("numba:compile", data={"dispatcher": kernel}):
+                pass
+        return warm
+
+    out = io.StringIO()
+    prepare_kernels("test", [cached], compiles(other), 5, out)
+    assert out.getvalue() == ""
+    prepare_kernels("test", [cached], compiles(cached), 5, out)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and lines[0].startswith("simcoinche: compiling the test kernels")
+    assert "exclude" in lines[1]
+    # Outside prepare_kernels the listener is gone: nothing more is said.
+    compiles(cached)()
+    assert len(out.getvalue().splitlines()) == 2

@@ -204,7 +204,7 @@ def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, pla
         As for :func:`replay_matches`.
     players : .donne.Players
         ``codes`` int32[2], ``params`` float64[2, PARAM_LEN] (as for
-        :func:`replay_matches`).
+        :func:`replay_matches`); ``kinds`` is not read (:data:`.kinds.NO_KINDS`).
     prof : int32[PROFILE_LEN]
         Packed profile.
     outs : FilterOutputs

@@ -369,7 +369,8 @@ def play_phase(dealer, contract, players, prof, n_actions, record, play_rec, row
         ``(taker, level, kind, coinche)``: bidder's seat, ladder level, kind ``0..5``,
         multiplier 1/2/4 (a tuple of one integer type).
     players : Players
-        ``codes`` int32[2] (player kind per team), ``params`` float64[2, PARAM_LEN].
+        ``codes`` int32[2] (player kind per team), ``params`` float64[2, PARAM_LEN]
+        (``kinds`` is not read: no call is asked here).
     prof : int32[PROFILE_LEN]
         Packed profile.
     n_actions : int
@@ -606,7 +607,8 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
     players : Players
         ``codes`` int32[2] (player kind per team: ``PLAYER_RANDOM`` /
         ``PLAYER_HEURISTIC`` / ``PLAYER_PIMC`` / ``PLAYER_CLUB``), ``params``
-        float64[2, PARAM_LEN] (parameter row per team).
+        float64[2, PARAM_LEN] (parameter row per team), ``kinds`` the optional kinds
+        compiled into the auction (:func:`.kinds.kinds_of` of ``codes``).
     prof : int32[PROFILE_LEN]
         Packed profile.
     record : bool

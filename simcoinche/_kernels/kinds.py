@@ -7,8 +7,10 @@ cold ``simulate``'s compile) and the random player's (:func:`.players.random_act
 whose legality checks are inlined several times). :class:`Kinds` says, by the *type* of
 each field, whether a kind is compiled in: ``np.int64(1)`` yes, ``None`` no. numba
 compiles the kernels once per such type, like the ``think`` and ``in_partie`` arguments
-(:mod:`.thinking`, :func:`.score_bid.bid_call`); :func:`kinds_of` gives a run exactly
-the kinds its teams' codes name, so a heuristic-only run compiles neither.
+(:mod:`.thinking`, :func:`.score_bid.bid_call`). :func:`kinds_of` gives a run that seats
+neither of them neither, and a run that seats either both: two builds of each kernel, not
+four, so that one warm-up (``simcoinche warmup``: heuristic players, and a match against
+the club player) covers every run.
 
 A kind that is not compiled in cannot decide: :func:`random_call` and :func:`club_call`
 then return a call the rules forbid (:func:`.players.illegal_action`), which the donne
@@ -45,10 +47,12 @@ class Kinds(NamedTuple):
     random: Any
 
 
-#: Every kind compiled in: for kernels whose players are not known in advance (the model
-#: bidders of :mod:`.auction_filter` and :mod:`.think_bid`).
+#: Every kind compiled in: the runs that seat a club or random player (:func:`kinds_of`),
+#: and the kernels whose players are not known in advance (the model bidders of
+#: :mod:`.auction_filter` and :mod:`.think_bid`).
 ALL_KINDS = Kinds(np.int64(1), np.int64(1))
-#: No optional kind compiled in. What the facades give the parallel kernels, which do not
+#: No optional kind compiled in: the runs of heuristic and PIMC players. Also what the
+#: facades give the parallel kernels, which do not
 #: read ``Players.kinds`` (numba's parallel loops cannot take a None member): the cards
 #: alone (:func:`.batch.play_contracts`), or model bidders compiled with every kind
 #: (:func:`.auction_filter.filter_deals`, :func:`.bid_samples.deal_auctions`).
@@ -56,10 +60,10 @@ NO_KINDS = Kinds(None, None)
 
 
 def kinds_of(codes: Any) -> Kinds:
-    """The :class:`Kinds` of a run whose teams have the player codes ``codes``."""
+    """The :class:`Kinds` of a run whose teams have the player codes ``codes``:
+    :data:`NO_KINDS` when no team is a club or random player, else :data:`ALL_KINDS`."""
     present = {int(c) for c in np.asarray(codes).ravel()}
-    return Kinds(np.int64(1) if PLAYER_CLUB in present else None,
-                 np.int64(1) if PLAYER_RANDOM in present else None)
+    return ALL_KINDS if present & {PLAYER_CLUB, PLAYER_RANDOM} else NO_KINDS
 
 
 def _absent(flag: Any) -> bool:

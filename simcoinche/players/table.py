@@ -9,7 +9,7 @@ at a time from Python:
 - the same deal from the same key (:func:`.deal.deal_hands` on ``donne_key(run_key,
   index)``), the same auction hands (:func:`.annul.auction_hands`), the same dealer;
 - the same players' random stream (``rng_seed(st, key, STREAM_PLAYERS)``), passed to the
-  kernel players' own entry points :func:`.donne.choose_action` and
+  kernel players' own entry points :func:`.donne.seat_action` and
   :func:`.donne.choose_card` (with the PIMC player's ``think`` scratch) in the same order,
   so that they draw the same numbers;
 - the same rules, by calling the kernels' rule functions: the auction state machine
@@ -164,7 +164,7 @@ class SeatView:
 class Timing:
     """Time a player spent deciding: for a colver bot, in colver's calls (the search; the
     mirror's set-up apart, ``mirror_seconds``); for a kernel player, in
-    ``choose_action`` / ``choose_card`` called from Python."""
+    ``seat_action`` / ``choose_card`` called from Python."""
 
     bids: int = 0
     bid_seconds: float = 0.0

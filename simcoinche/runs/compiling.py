@@ -20,9 +20,10 @@ the real call, so that the real call finds its compiled signature)::
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 # Cold compile times measured on the project's 2-core machine (rounded up): what the
@@ -67,6 +68,31 @@ def kernels_cached(kernels: Iterable[Any]) -> bool:
     return True
 
 
+@contextlib.contextmanager
+def _compile_watch(kernels: list[Any], announce: Callable[[], None]) -> Iterator[None]:
+    """While inside, ``announce()`` when numba starts compiling one of ``kernels`` (its
+    ``numba:compile`` event; loading machine code from the cache raises none)."""
+    from numba.core import event
+
+    ids = {id(k) for k in kernels}
+
+    class CompileStart(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            data = ev.data if isinstance(ev.data, dict) else {}
+            if id(data.get("dispatcher")) in ids:
+                announce()
+
+        def on_end(self, ev: Any) -> None:
+            pass
+
+    listener = CompileStart()
+    event.register("numba:compile", listener)
+    try:
+        yield
+    finally:
+        event.unregister("numba:compile", listener)
+
+
 def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object],
                     estimate_s: float, stream: TextIO | None = None) -> float:
     """Compile or load ``kernels`` by calling ``warm`` now, before the timed work.
@@ -74,7 +100,10 @@ def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object
     When the cache holds none of their machine code (a first run), say so once on
     ``stream`` (stderr) before compiling — ``simcoinche: compiling the <what> kernels
     (first run only, about <estimate_s> s; cached in <dir>)`` — and how long it took
-    after.
+    after. The cache may hold a kernel for other argument types only (each set of player
+    kinds, a PIMC seat or not, compiles its own machine code): the same is then said when
+    numba starts compiling one of ``kernels`` (its ``numba:compile`` event, which a load
+    from the cache does not raise).
 
     Parameters
     ----------
@@ -96,8 +125,12 @@ def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object
     """
     kernels = list(kernels)
     out = sys.stderr if stream is None else stream
-    cold = not kernels_cached(kernels)
-    if cold:
+    said = [False]
+
+    def announce() -> None:
+        if said[0]:
+            return
+        said[0] = True
         where = cache_dir()
         out.write(f"simcoinche: compiling the {what} kernels (first run only, about "
                   f"{estimate_s:.0f} s{'; cached in ' + where if where else ''}); "
@@ -109,10 +142,14 @@ def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object
             out.write("simcoinche: the faster compile passes are not installed: "
                       f"{NOT_INSTALLED}; compiling takes longer (same kernels)\n")
         out.flush()
+
+    if not kernels_cached(kernels):
+        announce()
     t0 = time.perf_counter()
-    warm()
+    with _compile_watch(kernels, announce):
+        warm()
     seconds = time.perf_counter() - t0
-    if cold:
+    if said[0]:
         out.write(f"simcoinche: kernels compiled in {seconds:.0f} s; the rates printed "
                   "exclude it\n")
         out.flush()

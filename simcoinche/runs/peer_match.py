@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from simcoinche._kernels.donne import N_OUT, choose_action, choose_card, declared_cards
+from simcoinche._kernels.donne import N_OUT, choose_card, declared_cards, seat_action
 from simcoinche._kernels.kinds import ALL_KINDS
 from simcoinche._kernels.players import PLAYER_CLUB, PLAYER_RANDOM
 from simcoinche._kernels.scoring import score_donne
@@ -89,7 +89,7 @@ class _PeerMatchPlan(_MatchPlan):
 
     def kernels(self) -> list[Any]:
         """What the sequencer calls (compiled from Python entry points)."""
-        kernels = [choose_action, choose_card, declared_cards, score_donne]
+        kernels = [seat_action, choose_card, declared_cards, score_donne]
         if self.think is not None:
             from simcoinche._kernels.pimc import pimc_card
 
