@@ -53,7 +53,7 @@ from simcoinche._kernels.auction import (
     auction_start,
 )
 from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
-from simcoinche._kernels.kinds import Kinds
+from simcoinche._kernels.kinds import ALL_KINDS
 from simcoinche._kernels.layout import F_CALL, F_ONE, P_AUCTION_CARDS
 from simcoinche._kernels.rng import (
     RNG_STATE_LEN,
@@ -116,7 +116,7 @@ def model_action(code, hand, astate, actions, n_actions, params, row, prof, st, 
     # (in_partie 1: a model continuation of a partie's auction reads its score too; every
     # player kind compiled in: the models are chosen at run time)
     a = choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
-                      np.int64(1), Kinds(np.int64(1), np.int64(1)))
+                      np.int64(1), ALL_KINDS)
     if auction_check(astate, a, prof) != 0:
         # A player may only make legal calls: the fault is recorded (the facade fails the
         # run) and a pass, always allowed, stands in for it.

@@ -64,7 +64,7 @@ from simcoinche._kernels.announce import MAX_DECL
 from simcoinche._kernels.auction import AUCTION_STATE_LEN
 from simcoinche._kernels.borrow import borrow, borrow_all
 from simcoinche._kernels.donne import MAX_ACTIONS, Players, Scratch, play_one, play_phase
-from simcoinche._kernels.kinds import Kinds
+from simcoinche._kernels.kinds import NO_KINDS
 from simcoinche._kernels.layout import (
     PC_ANNOUNCE,
     PC_BELOTE,
@@ -222,7 +222,7 @@ def play_contracts(run_key, start, hands, contracts, players, prof, out, think=N
         lo = b * block
         # The scratch lives in this loop body until the block's call returns.
         _play_block(run_key, start, lo, min(n, lo + block), hands, contracts,
-                    Players(codes, params, Kinds(None, None)), prof, out,
+                    Players(codes, params, NO_KINDS), prof, out,
                     np.zeros((0, 32), dtype=np.uint8), donne_scratch(), think_scratch(think))
 
 

@@ -64,7 +64,7 @@ from simcoinche._kernels.bidder import (
 from simcoinche._kernels.deal import deal_hands
 from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
 from simcoinche._kernels.heuristic import _value_of_level
-from simcoinche._kernels.kinds import Kinds
+from simcoinche._kernels.kinds import ALL_KINDS
 from simcoinche._kernels.layout import (
     F_CALL,
     F_ONE,
@@ -136,7 +136,7 @@ def deal_auctions(run_key, start, n, players, prof, full, early, auc, auc_len, f
                 seat = astate[A_TO_SPEAK]
                 team = seat & 1
                 a = choose_action(codes[team], ea[seat], astate, actions, na, params, team,
-                                  prof, st, None, Kinds(np.int64(1), np.int64(1)))
+                                  prof, st, None, ALL_KINDS)
                 if auction_apply(astate, a, prof) != 0:
                     # An illegal call is recorded (the facade refuses the data).
                     fault = (fault | (F_CALL << seat)) + F_ONE

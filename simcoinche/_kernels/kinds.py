@@ -19,6 +19,7 @@ kernels record as a replaced decision and every facade refuses (no silent fallba
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -66,52 +67,38 @@ def kinds_of(codes: Any) -> Kinds:
     return ALL_KINDS if present & {PLAYER_CLUB, PLAYER_RANDOM} else NO_KINDS
 
 
-def _absent(flag: Any) -> bool:
-    return isinstance(flag, (types.NoneType, types.Omitted))
+def _optional_call(kernel: Any, doc: str) -> Callable[..., Any]:
+    """The call of an optional player kind whose auction kernel is ``kernel``:
+    ``kernel``'s call when ``flag`` is not None, else a call the rules forbid (the kind is
+    not compiled in). Chosen by the type of ``flag`` when numba compiles the caller."""
 
-
-def random_call(flag, hand, astate, actions, n_actions, params, row, prof, st):
-    """The random player's call (:func:`.players.random_action`) when ``flag`` is not
-    None; else a call the rules forbid (the kind is not compiled in)."""
-    if flag is None:
-        return np.int64(illegal_action(astate))
-    return np.int64(random_action(hand, astate, actions, n_actions, params, row, prof, st))
-
-
-@overload(random_call)
-def _random_call_nb(flag, hand, astate, actions, n_actions, params, row, prof, st):
-    if _absent(flag):
-        def refused(flag, hand, astate, actions, n_actions, params, row, prof, st):
+    def kind_call(flag, hand, astate, actions, n_actions, params, row, prof, st):
+        if flag is None:
             return np.int64(illegal_action(astate))
+        return np.int64(kernel(hand, astate, actions, n_actions, params, row, prof, st))
 
-        return refused
+    kind_call.__doc__ = doc
 
-    def call(flag, hand, astate, actions, n_actions, params, row, prof, st):
-        return np.int64(random_action(hand, astate, actions, n_actions, params, row, prof,
-                                      st))
+    @overload(kind_call)
+    def _kind_call_nb(flag, hand, astate, actions, n_actions, params, row, prof, st):
+        if isinstance(flag, (types.NoneType, types.Omitted)):
+            def refused(flag, hand, astate, actions, n_actions, params, row, prof, st):
+                return np.int64(illegal_action(astate))
 
-    return call
+            return refused
+
+        def compiled(flag, hand, astate, actions, n_actions, params, row, prof, st):
+            return np.int64(kernel(hand, astate, actions, n_actions, params, row, prof,
+                                   st))
+
+        return compiled
+
+    return kind_call
 
 
-def club_call(flag, hand, astate, actions, n_actions, params, row, prof, st):
-    """The club player's call (:func:`.heuristic.heuristic_action`) when ``flag`` is not
-    None; else a call the rules forbid (the kind is not compiled in)."""
-    if flag is None:
-        return np.int64(illegal_action(astate))
-    return np.int64(heuristic_action(hand, astate, actions, n_actions, params, row, prof,
-                                     st))
-
-
-@overload(club_call)
-def _club_call_nb(flag, hand, astate, actions, n_actions, params, row, prof, st):
-    if _absent(flag):
-        def refused(flag, hand, astate, actions, n_actions, params, row, prof, st):
-            return np.int64(illegal_action(astate))
-
-        return refused
-
-    def call(flag, hand, astate, actions, n_actions, params, row, prof, st):
-        return np.int64(heuristic_action(hand, astate, actions, n_actions, params, row,
-                                         prof, st))
-
-    return call
+#: The random player's call (:func:`.players.random_action`), when compiled in.
+random_call = _optional_call(random_action, "The random player's call when ``flag`` is "
+                             "not None; else a call the rules forbid.")
+#: The club player's call (:func:`.heuristic.heuristic_action`), when compiled in.
+club_call = _optional_call(heuristic_action, "The club player's call when ``flag`` is "
+                           "not None; else a call the rules forbid.")

@@ -75,7 +75,7 @@ from simcoinche._kernels.bidder import (
     suit_summary,
 )
 from simcoinche._kernels.donne import Players, Scratch, play_phase
-from simcoinche._kernels.kinds import Kinds
+from simcoinche._kernels.kinds import NO_KINDS
 from simcoinche._kernels.layout import (
     P_ALLOW_SA,
     P_ALLOW_SURCOINCHE,
@@ -156,7 +156,7 @@ def new_bid_think():
                     np.zeros(AUCTION_STATE_LEN, np.int32), np.zeros(1, np.int32),
                     np.zeros(RNG_STATE_LEN, np.uint64),
                     Players(np.full(2, PLAYER_HEURISTIC, np.int32),
-                            np.zeros((2, PARAM_LEN), np.float64), Kinds(None, None)),
+                            np.zeros((2, PARAM_LEN), np.float64), NO_KINDS),
                     donne_scratch(), np.zeros((1, 32), np.uint8))
 
 
