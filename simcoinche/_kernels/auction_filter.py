@@ -113,10 +113,13 @@ def model_action(code, hand, astate, actions, n_actions, params, row, prof, st, 
     the ``F_*`` word of :mod:`.layout`). Compiled once (not inlined) and shared by the
     filter and the continuation: their cost is the bidders' own evaluation.
     """
-    # (in_partie 1: a model continuation of a partie's auction reads its score too; every
-    # player kind compiled in: the models are chosen at run time)
+    # (in_partie None: no score-aware bidder compiled in. The auction states of the filter,
+    # the continuations and the thinking bidder's worlds start from zeros and never carry
+    # a partie's score (A_PARTIE stays 0), so the data-fitted bidder's call is the
+    # score-blind one either way; compiling the score-aware one in cost 40 s of a cold
+    # ``advise``. Every player kind compiled in: the models are chosen at run time.)
     a = choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
-                      np.int64(1), ALL_KINDS)
+                      None, ALL_KINDS)
     if auction_check(astate, a, prof) != 0:
         # A player may only make legal calls: the fault is recorded (the facade fails the
         # run) and a pass, always allowed, stands in for it.
