@@ -95,6 +95,11 @@ def test_first_run_says_once_it_compiles_and_prints_compile_free_rates(tmp_path)
     # Issue 24, item 2: no kernel compiled again under other argument types (an int32
     # where the other callers pass an int64, a literal 0): each copy is whole seconds.
     assert _compiled_twice(log) == {}
+    # The card play odds compiled is the one simulate runs (play_contracts calls play_phase
+    # with play_one's argument types): loaded from the cache, not compiled again.
+    compiled_here = {e["function"] for e in json.loads(log.read_text())}
+    assert "simcoinche._kernels.batch.run_batch" in compiled_here  # simulate's own
+    assert "simcoinche._kernels.donne.play_phase" not in compiled_here
     assert proc.stderr.count(MESSAGE.format("simulation")) == 1, proc.stderr
     compiled = float(re.search(r"kernels compiled in (\d+) s", proc.stderr).group(1))
     m = re.search(r"20,000 donnes in ([\d.]+) s: ([\d,]+) donnes/s", proc.stdout)

@@ -251,10 +251,14 @@ def _play_block(run_key, start, lo, hi, hands, contracts, players, prof, out, pl
             hs[s] = hands[j, s]
         rng_seed(st, donne_key(run_key, start + j), STREAM_PLAYERS)
         t = np.int64(taker[j])
+        # The argument types of play_one's call (int32 contract fields, as read from the
+        # auction state; int64 counts; a bool that is not a literal): one compiled
+        # play_phase for simulate, odds, advise and the thinking bidder, not one each.
         made, own, fault = play_phase(np.int64(dealer[j]),
-                               (t, np.int64(level[j]), np.int64(kind[j]),
-                                np.int64(coinche[j])),
-                               players, prof, 0, False, play_rec, 0, scr, thinking)
+                               (np.int32(t), np.int32(level[j]), np.int32(kind[j]),
+                                np.int32(coinche[j])),
+                               players, prof, np.int64(0), np.bool_(False), play_rec,
+                               np.int64(0), scr, thinking)
         tricks = scr.tricks
         cpts = scr.cpts
         bel = scr.bel

@@ -372,8 +372,8 @@ def _value(B, w, a, dealer, team, n_actions, prof, key):
         scr.hands[s] = B.worlds[w, s]
     # The contract as play_one passes it (int32 fields): the same compiled play_phase.
     contract = (a_st[A_BIDDER], a_st[A_LEVEL], a_st[A_KIND], a_st[A_COINCHE])
-    _, _, card_fault = play_phase(dealer, contract, B.model, prof, na, False, B.play_rec,
-                                  np.int64(0), scr, None)
+    _, _, card_fault = play_phase(dealer, contract, B.model, prof, na, np.bool_(False),
+                                  B.play_rec, np.int64(0), scr, None)
     if card_fault != 0:
         return np.int64(-1) << np.int64(40)
     return np.int64(scr.score[S_MARK0 + team] - scr.score[S_MARK0 + 1 - team])
