@@ -56,6 +56,7 @@ from simcoinche.analysis.conditioned import (
     ObservedAuction,
     draw_kept,
     parse_auction,
+    warm_filter,
 )
 from simcoinche.analysis.hand_odds import Deals, check_level, deals
 from simcoinche.players.equity import EquityTable, shipped_table
@@ -64,6 +65,7 @@ from simcoinche.rules.actions import COINCHE, PASS, SURCOINCHE, bid_code, format
 from simcoinche.rules.cards import format_mask
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.runs.compiling import ADVISE_COMPILE_S, prepare_kernels
 
 DEFAULT_SAMPLES = 10_000
 Z95 = 1.959963984540054
@@ -604,7 +606,12 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
         Bad hand, constraints, auction, seat, option, or an auction too unlikely to reach
         ``samples`` deals within ``max_draws`` draws (one line).
     """
-    from simcoinche._kernels.auction_filter import C_TAKER
+    from simcoinche._kernels.auction_filter import (
+        C_TAKER,
+        continue_auctions,
+        filter_deals,
+        score_outcomes,
+    )
     from simcoinche._kernels.rng import seed_key
     from simcoinche.runs.simulation import check_seed, check_threads, positive_int, team_players
 
@@ -624,11 +631,22 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     team = observed.seat & 1
     key = np.uint64(seed_key(np.uint64(seed)))
 
+    names = [k.name for k in pk]
+
+    def warm() -> None:
+        # The filter on one deal, then that deal's continuations, plays and scores: the
+        # argument types of the timed calls below.
+        evaluate(key, warm_filter(d, observed, prof, codes, rows), observed, cands, codes,
+                 rows, prof, play_fn, names)
+
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
-    t0 = time.perf_counter()
     try:
-        names = [k.name for k in pk]
+        # Compile (first run) or load the kernels now: the seconds reported exclude it.
+        # (The kernels every play mode runs; warm() runs the mode's card play too.)
+        prepare_kernels("advise", [filter_deals, continue_auctions, score_outcomes], warm,
+                        ADVISE_COMPILE_S)
+        t0 = time.perf_counter()
         kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
                          progress=progress, names=names)
         res = evaluate(key, kept, observed, cands, codes, rows, prof, play_fn, names)

@@ -201,6 +201,40 @@ def _progress(total: int, enabled: bool | None):
                 file=sys.stderr, dynamic_ncols=True, desc="auction filter")
 
 
+def _filter(d, auction: ObservedAuction, key: np.uint64, start: int, size: int,
+            modelled: int, prof: Profile, codes: np.ndarray, rows: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Deals ``start .. start+size-1`` through the auction filter
+    (:func:`simcoinche._kernels.auction_filter.filter_deals`): ``hands``, ``early``,
+    ``keep`` and ``faults`` (the kernel's outputs, every deal drawn)."""
+    from simcoinche._kernels.auction_filter import FilterOutputs, filter_deals
+    from simcoinche._kernels.donne import Players
+    from simcoinche._kernels.kinds import NO_KINDS
+    from simcoinche._kernels.sampler import DealPool
+
+    hands = np.empty((size, 4), dtype=np.uint32)
+    early = np.empty((size, 4), dtype=np.uint32)
+    keep = np.empty(size, dtype=np.uint8)
+    faults = np.empty(size, dtype=np.int32)
+    filter_deals(key, np.int64(start), np.int64(size),
+                 DealPool(d.known, d.free, d.seats, d.caps, d.table, d.cum, d.pick),
+                 np.int64(auction.dealer), auction.array(), np.int64(len(auction.codes)),
+                 np.int64(modelled), Players(codes, rows, NO_KINDS), prof.packed,
+                 FilterOutputs(hands, early, keep, faults))
+    return hands, early, keep, faults
+
+
+def warm_filter(d, auction: ObservedAuction, prof: Profile, codes: np.ndarray,
+                rows: np.ndarray) -> KeptDeals:
+    """Run the auction filter on one deal, with the argument types of :func:`draw_kept`,
+    so that its kernel is compiled (or loaded) before timed work
+    (:func:`simcoinche.runs.compiling.prepare_kernels`). Returns that deal, kept or not
+    (its hands serve to warm the kernels that follow the filter)."""
+    hands, early, _, _ = _filter(d, auction, np.uint64(0), 0, 1, 0xF & ~(1 << auction.seat),
+                                 prof, codes, rows)
+    return KeptDeals(hands, early, 1, np.zeros(1, dtype=np.int64))
+
+
 def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
               codes: np.ndarray, rows: np.ndarray, max_draws: int = MAX_DRAWS,
               modelled: int | None = None, progress: bool | None = None,
@@ -233,18 +267,13 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
     InputError
         When the acceptance is too low for ``n`` deals within ``max_draws`` draws.
     """
-    from simcoinche._kernels.auction_filter import FilterOutputs, filter_deals
-    from simcoinche._kernels.donne import Players
-    from simcoinche._kernels.kinds import NO_KINDS
     from simcoinche._kernels.rng import seed_key
-    from simcoinche._kernels.sampler import DealPool
     from simcoinche.runs.simulation import positive_int
 
     max_draws = positive_int(max_draws, "max_draws")
     if modelled is None:
         modelled = 0xF & ~(1 << auction.seat)
     key = np.uint64(seed_key(np.uint64(seed)))
-    observed = auction.array()
     kept_h: list[np.ndarray] = []
     kept_i: list[np.ndarray] = []
     kept_e: list[np.ndarray] = []
@@ -255,15 +284,8 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
     with _progress(n, progress) as bar:
         while kept < n:
             size = min(chunk, max_draws - drawn)
-            hands = np.empty((size, 4), dtype=np.uint32)
-            early = np.empty((size, 4), dtype=np.uint32)
-            keep = np.empty(size, dtype=np.uint8)
-            faults = np.empty(size, dtype=np.int32)
-            filter_deals(key, np.int64(drawn), np.int64(size),
-                         DealPool(d.known, d.free, d.seats, d.caps, d.table, d.cum, d.pick),
-                         np.int64(auction.dealer), observed, np.int64(len(auction.codes)),
-                         np.int64(modelled), Players(codes, rows, NO_KINDS), prof.packed,
-                         FilterOutputs(hands, early, keep, faults))
+            hands, early, keep, faults = _filter(d, auction, key, drawn, size, modelled,
+                                                 prof, codes, rows)
             # A model call the kernel had to replace fails the run (issue 20).
             check_faults(faults, codes if names is None else names, prof,
                          lambda i, drawn=drawn: f"deal {drawn + i}")

@@ -51,7 +51,13 @@ from simcoinche._kernels.sampler import (
     completion_table,
     sample_deals,
 )
-from simcoinche.analysis.conditioned import MAX_DRAWS, ObservedAuction, draw_kept, parse_auction
+from simcoinche.analysis.conditioned import (
+    MAX_DRAWS,
+    ObservedAuction,
+    draw_kept,
+    parse_auction,
+    warm_filter,
+)
 from simcoinche.analysis.intervals import wilson_interval
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.cards import (
@@ -68,7 +74,7 @@ from simcoinche.rules.cards import (
 )
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
-from simcoinche.runs.compiling import ODDS_COMPILE_S, prepare_kernels
+from simcoinche.runs.compiling import ODDS_AUCTION_COMPILE_S, ODDS_COMPILE_S, prepare_kernels
 
 DEFAULT_SAMPLES = 10_000   # ±1 % at 95 % for p = 0.5: 1.96² · 0.25 / 0.01² ≈ 9,604
 #: Default sample of ``--play dd`` (each deal solved per kind: ±2.2 points at p = 0.5).
@@ -657,7 +663,10 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         return i if kept is None else int(kept.index[i])
 
     def warm() -> None:
-        # One deal of one kind, with the argument types of the chunks below.
+        # One deal of one kind, with the argument types of the chunks below; with an
+        # auction, the filter on one deal too.
+        if observed is not None:
+            warm_filter(d, observed, prof, codes, rows)
         if play == "dd":
             dd_levels(d.sample(1, seed, 0), dealer, d.seat, kinds[0], levels, packed)
             return
@@ -673,13 +682,18 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         kernels = [sample_deals, solve_many, dd_outcomes]
     else:
         kernels = [sample_deals, play_contracts, made_at_levels]
+    if observed is not None:
+        from simcoinche._kernels.auction_filter import filter_deals
+
+        kernels.append(filter_deals)
 
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     kept = None
     try:
         # Compile (first run) or load the kernels now: the time reported excludes it.
-        prepare_kernels("odds", kernels, warm, ODDS_COMPILE_S)
+        prepare_kernels("odds", kernels, warm,
+                        ODDS_COMPILE_S if observed is None else ODDS_AUCTION_COMPILE_S)
         t0 = time.perf_counter()
         if observed is not None:
             kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,

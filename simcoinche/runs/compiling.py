@@ -34,6 +34,11 @@ from typing import Any, TextIO
 # (:mod:`simcoinche._kernels.kinds`), against 54-78 s without, side by side.
 SIMULATE_COMPILE_S = 60
 ODDS_COMPILE_S = 30
+# odds and advise with an auction also compile the auction filter (every model bidder)
+# and, for advise, the continuations: 50-80 s alone on an empty cache on 2026-12-04,
+# 10-25 s after a simulate (the card play is shared).
+ODDS_AUCTION_COMPILE_S = 60
+ADVISE_COMPILE_S = 80
 
 
 def cache_dir() -> str | None:
