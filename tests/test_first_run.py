@@ -269,47 +269,49 @@ def test_prepare_kernels_speaks_when_a_kernel_cached_for_other_types_compiles():
     assert len(out.getvalue().splitlines()) == 2
 
 
-# In a fresh interpreter (this process may hold other signatures of these kernels): advise
-# and odds --auction with prepare_kernels replaced by a recorder that runs warm(), then
-# notes every signature each kernel holds (compiled or loaded from the cache); printed
-# again when the command returns.
+# In a fresh interpreter (this process may hold other signatures of these kernels, and so
+# would a command run before in the same one): the command argv[1] (advise, or odds with
+# an auction) with prepare_kernels replaced by a recorder that runs warm(), then notes
+# every signature each kernel holds (compiled or loaded from the cache); printed again
+# when the command returns.
 _WARM_THEN_RUN = """
-import json
+import json, sys
 from simcoinche.analysis import advisor, hand_odds
 record = []
 def signatures(kernels):
     return {k.py_func.__name__: sorted(str(s) for s in k.signatures) for k in kernels}
 def prepare(what, kernels, warm, estimate_s, out=None):
     warm()
-    record.append([what, [k.py_func.__name__ for k in kernels], estimate_s,
+    record.extend([what, [k.py_func.__name__ for k in kernels], estimate_s,
                    signatures(kernels), kernels])
 advisor.prepare_kernels = hand_odds.prepare_kernels = prepare
-advisor.advise("AH TH KH AS 7C AD KD 8D", auction="80S", samples=40, threads=1,
-               progress=False)
-record[0][4] = signatures(record[0][4])
-hand_odds.odds("JH 9H AH TH KS 7C 8D AD", samples=40, auction="pass 80H", threads=1,
-               progress=False)
-record[1][4] = signatures(record[1][4])
+if sys.argv[1] == "advise":
+    advisor.advise("AH TH KH AS 7C AD KD 8D", auction="80S", samples=40, threads=1,
+                   progress=False)
+else:
+    hand_odds.odds("JH 9H AH TH KS 7C 8D AD", samples=40, auction="pass 80H", threads=1,
+                   progress=False)
+record[4] = signatures(record[4])
 print(json.dumps(record))
 """
 
 
-def test_advise_and_odds_with_an_auction_compile_their_filter_before_the_timed_work():
+@pytest.mark.parametrize("command", ["advise", "odds"])
+def test_advise_and_odds_with_an_auction_compile_their_filter_before_the_timed_work(command):
     # advise and odds --auction hand their auction-filter kernels to prepare_kernels, whose
     # warm() runs them with the timed calls' argument types: the timed work then needs no
     # signature that warm() did not already compile or load (one it needed would be
     # compiled inside the seconds reported, after the first-run message's check).
     from simcoinche.runs.compiling import ADVISE_COMPILE_S, ODDS_AUCTION_COMPILE_S
 
-    proc = subprocess.run([sys.executable, "-c", _WARM_THEN_RUN], cwd=REPO,
+    proc = subprocess.run([sys.executable, "-c", _WARM_THEN_RUN, command], cwd=REPO,
                           capture_output=True, text=True, timeout=900, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    record = json.loads(proc.stdout)
-    assert [r[:3] for r in record] == [
-        ["advise", ["filter_deals", "continue_auctions", "score_outcomes"],
-         ADVISE_COMPILE_S],
-        ["odds", ["sample_deals", "play_contracts", "made_at_levels", "filter_deals"],
-         ODDS_AUCTION_COMPILE_S]]
-    for what, _, _, after_warm, after_run in record:
-        assert all(after_warm.values()), (what, after_warm)  # warm() ran every kernel
-        assert after_run == after_warm, what
+    what, names, estimate_s, after_warm, after_run = json.loads(proc.stdout)
+    assert (what, names, estimate_s) == {
+        "advise": ("advise", ["filter_deals", "continue_auctions", "score_outcomes"],
+                   ADVISE_COMPILE_S),
+        "odds": ("odds", ["sample_deals", "play_contracts", "made_at_levels",
+                          "filter_deals"], ODDS_AUCTION_COMPILE_S)}[command]
+    assert all(after_warm.values()), after_warm  # warm() ran every kernel
+    assert after_run == after_warm

@@ -213,9 +213,11 @@ def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
     heuristic and PIMC players bid with the data-fitted bidder (:mod:`.bidder`, weighed by
     match equity inside a partie: :mod:`.score_bid`), the club
     player with the conventions of :func:`.heuristic.heuristic_action`. ``in_partie``:
-    None where no donne is played inside a partie (the score-aware bidder is then not
-    compiled in), else ``np.int64(1)`` (:func:`.score_bid.bid_call`). ``kinds``: the
-    :class:`.kinds.Kinds` compiled in (a kind left out answers with an illegal call)."""
+    None where no donne is played inside a partie, or where the auction state never
+    carries its score (the model bidders of :func:`.auction_filter.model_action`): the
+    score-aware bidder is then not compiled in, else ``np.int64(1)``
+    (:func:`.score_bid.bid_call`). ``kinds``: the :class:`.kinds.Kinds` compiled in (a
+    kind left out answers with an illegal call)."""
     if code == PLAYER_RANDOM:
         return random_call(kinds.random, hand, astate, actions, n_actions, params, row,
                            prof, st)

@@ -518,7 +518,9 @@ def bid_call(in_partie, hand, astate, actions, n_actions, params, row, prof, st)
     :func:`.bidder.fitted_action` when ``in_partie`` is None.
 
     ``in_partie`` is None where no donne is ever played inside a partie (``simulate``,
-    the bid samples): chosen by the argument's *type* when numba compiles the caller, so
+    the bid samples, the model bidders of the auction filter, the advice's continuations
+    and the thinking bidder's worlds, whose auction states never carry a partie's
+    score): chosen by the argument's *type* when numba compiles the caller, so
     those runs do not compile the score-aware bidder at all (about a sixth of a cold
     ``simulate``'s compile). Any other value (``np.int64(1)``): the auction state says
     (``A_PARTIE``), as :func:`fitted_call` reads it. The same call either way."""

@@ -623,6 +623,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     seed = check_seed(seed)
     pk, codes, rows = team_players(players, params, prof)
     threads = check_threads(threads)
+    max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it
     table = None if score is None else shipped_table(prof.name)
     if table is not None:
         score = check_score(score, table)

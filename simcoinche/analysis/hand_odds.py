@@ -629,6 +629,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     seed = check_seed(seed)
     pk, codes, rows = team_players(players, params, prof)
     threads = check_threads(threads)
+    max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it
     labels = [str(v) for v in prof.bid_values] + ["capot"]
     values = [*prof.bid_values, prof.capot_value]
     if prof.generale_value:
