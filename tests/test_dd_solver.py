@@ -88,19 +88,19 @@ def test_dd_values_equal_exhaustive_minimax_on_endings(scratch):
         kind = rng.choice(profile.contract_kinds)
         tricks_left = rng.choice((1, 2, 3))
         hands, leader, trick, capot_open = _random_position(rng, profile, kind, tricks_left)
-        # The reference's value is its best card's (rdd.dd_value's own rule, taken here from
-        # the card values so that the exhaustive search runs once, not twice).
+        # The value of a position is its best card's, team 0 maximising (rdd.dd_value's own
+        # rule, applied here to the card values so the exhaustive search runs once).
+        seat = (leader + len(trick)) % 4
+        best_of = max if seat % 2 == 0 else min
         want_cards = rdd.card_values(hands, leader, trick, kind, profile, capot_open)
-        to_play = (leader + len(trick)) % 4
-        want = (max if to_play % 2 == 0 else min)(want_cards.values())
+        want = best_of(want_cards.values())
         target = rng.randrange(4)
         by_seat = rng.random() < 0.5
         want_sweep = rdd.can_sweep(hands, leader, trick, kind, target, by_seat, profile)
         got, got_cards, tr = _kernel(scratch, hands, leader, trick, kind, profile, capot_open)
         got_sweep = dd.sweep_possible(scratch, kind, profile.packed, leader, tr, len(trick),
                                       target, int(by_seat))
-        seat = (leader + len(trick)) % 4
-        best = max(got_cards.values()) if seat % 2 == 0 else min(got_cards.values())
+        best = best_of(got_cards.values())
         if (got, got_cards, bool(got_sweep), best) != (want, want_cards, want_sweep, want):
             mismatches.append((profile.name, kind, hands, leader, trick, capot_open, want,
                                got, want_cards, got_cards, want_sweep, got_sweep))

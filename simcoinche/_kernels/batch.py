@@ -255,7 +255,7 @@ def _play_block(run_key, start, lo, hi, hands, contracts, players, prof, out, pl
         # auction state; int64 counts; a bool that is not a literal): one compiled
         # play_phase for simulate, odds, advise and the thinking bidder, not one each.
         made, own, fault = play_phase(np.int64(dealer[j]),
-                               (np.int32(t), np.int32(level[j]), np.int32(kind[j]),
+                               (np.int32(taker[j]), np.int32(level[j]), np.int32(kind[j]),
                                 np.int32(coinche[j])),
                                players, prof, np.int64(0), np.bool_(False), play_rec,
                                np.int64(0), scr, thinking)

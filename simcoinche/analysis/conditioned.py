@@ -201,6 +201,12 @@ def _progress(total: int, enabled: bool | None):
                 file=sys.stderr, dynamic_ncols=True, desc="auction filter")
 
 
+def _others(auction: ObservedAuction) -> int:
+    """The seats whose calls the model bidders must reproduce by default (bit ``s``):
+    every seat but the player's."""
+    return 0xF & ~(1 << auction.seat)
+
+
 def _filter(d, auction: ObservedAuction, key: np.uint64, start: int, size: int,
             modelled: int, prof: Profile, codes: np.ndarray, rows: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -230,8 +236,8 @@ def warm_filter(d, auction: ObservedAuction, prof: Profile, codes: np.ndarray,
     so that its kernel is compiled (or loaded) before timed work
     (:func:`simcoinche.runs.compiling.prepare_kernels`). Returns that deal, kept or not
     (its hands serve to warm the kernels that follow the filter)."""
-    hands, early, _, _ = _filter(d, auction, np.uint64(0), 0, 1, 0xF & ~(1 << auction.seat),
-                                 prof, codes, rows)
+    hands, early, _, _ = _filter(d, auction, np.uint64(0), 0, 1, _others(auction), prof,
+                                 codes, rows)
     return KeptDeals(hands, early, 1, np.zeros(1, dtype=np.int64))
 
 
@@ -272,7 +278,7 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
 
     max_draws = positive_int(max_draws, "max_draws")
     if modelled is None:
-        modelled = 0xF & ~(1 << auction.seat)
+        modelled = _others(auction)
     key = np.uint64(seed_key(np.uint64(seed)))
     kept_h: list[np.ndarray] = []
     kept_i: list[np.ndarray] = []

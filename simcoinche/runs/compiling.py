@@ -35,8 +35,9 @@ from typing import Any, TextIO
 SIMULATE_COMPILE_S = 60
 ODDS_COMPILE_S = 30
 # odds and advise with an auction also compile the auction filter (every model bidder)
-# and, for advise, the continuations: 50-80 s alone on an empty cache on 2026-12-04,
-# 10-25 s after a simulate (the card play is shared).
+# and, for advise, the continuations. Measured 2026-12-04 on an empty cache: advise
+# 68-79 s; after a simulate (the card play is shared) odds --auction 23.5 s and advise
+# 10 s. odds --auction alone was not measured: odds' 30 s plus the filter's 20-30 s.
 ODDS_AUCTION_COMPILE_S = 60
 ADVISE_COMPILE_S = 80
 
