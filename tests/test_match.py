@@ -155,6 +155,18 @@ def test_same_match_whatever_the_thread_count_or_chunk():
     assert one.to_json()["players"] == many.to_json()["players"]
 
 
+def test_a_match_without_rows_keeps_only_its_summary_and_it_is_the_same():
+    # The command line prints the summary only: it asks for no rows, so a long match
+    # holds no DataFrame and a warm `match` does not import pandas (issue 24).
+    kept = simcoinche.match("heuristic", "random", 300, seed=6, chunk_size=128,
+                            progress=False)
+    summary = simcoinche.match("heuristic", "random", 300, seed=6, chunk_size=128,
+                               progress=False, rows=False)
+    assert kept.rows is not None and len(kept.rows) == 600 and summary.rows is None
+    assert (summary.diffs == kept.diffs).all()
+    assert summary.to_json() | {"seconds": 0} == kept.to_json() | {"seconds": 0}
+
+
 def test_dd_values_are_the_takers_double_dummy_card_points(tmp_path, capsys):
     out = tmp_path / "dd.parquet"
     assert main(["match", "heuristic", "random", "--deals", "6", "--seed", "4", "--dd",

@@ -70,6 +70,15 @@ def test_the_stronger_player_wins_the_pairs_with_an_interval_above_zero():
     assert set(np.unique(res.diffs)) <= {-2, 0, 2}
 
 
+def test_a_match_of_parties_without_rows_keeps_only_its_summary_and_it_is_the_same():
+    kept = simcoinche.match("heuristic", "random", parties=40, seed=12, progress=False)
+    summary = simcoinche.match("heuristic", "random", parties=40, seed=12, progress=False,
+                               rows=False)
+    assert kept.rows is not None and len(kept.rows) == 80 and summary.rows is None
+    assert (summary.diffs == kept.diffs).all()
+    assert summary.to_json() | {"seconds": 0} == kept.to_json() | {"seconds": 0}
+
+
 def test_a_player_against_itself_splits_every_pair():
     res = simcoinche.match("heuristic", "heuristic", parties=64, seed=2, progress=False)
     assert (res.diffs == 0).all() and res.mean_diff == 0.0

@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     result = match(args.a, args.b, args.deals, seed=args.seed, profile=args.profile,
                    parties=args.parties, max_donnes=args.max_donnes, threads=args.threads,
                    dd=args.dd, out=args.out, overwrite=args.overwrite,
-                   progress=False if args.no_progress else None)
+                   progress=False if args.no_progress else None,
+                   rows=False)  # only the summary is printed
     if args.json:
         sys.stdout.write(json.dumps(result.to_json()) + "\n")
     else:

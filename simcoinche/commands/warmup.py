@@ -63,7 +63,7 @@ def _parties() -> None:
 def _match() -> None:
     from simcoinche.runs.match import match
 
-    match("heuristic", "club", 2, threads=1, progress=False)
+    match("heuristic", "club", 2, threads=1, progress=False, rows=False)
 
 
 def _dd() -> None:

@@ -48,10 +48,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from simcoinche._kernels.donne import (
@@ -80,6 +79,9 @@ from simcoinche.runs.simulation import (
     _RunPlan,
     run_donnes,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_CHUNK = 1 << 16
 #: Deals per chunk with double-dummy solving (about 10-20 ms per solve): the progress bar

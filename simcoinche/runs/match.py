@@ -12,8 +12,7 @@ match of whole parties (:mod:`.partie_match`) — runs the plan and returns the
 from __future__ import annotations
 
 import os
-
-import pandas as pd
+from typing import Any
 
 from simcoinche.players.peers import is_peer
 from simcoinche.players.registry import parse_player_spec, spec_name
@@ -32,7 +31,7 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
           max_donnes: int | None = None, threads: int | None = None,
           dd: bool = False, out: str | os.PathLike[str] | None = None,
           overwrite: bool = False, chunk_size: int | None = None,
-          progress: bool | None = None) -> MatchResult | PartieMatchResult:
+          progress: bool | None = None, rows: bool = True) -> MatchResult | PartieMatchResult:
     """Duplicate match of player ``a`` against player ``b`` over ``deals`` deals, or over
     ``parties`` whole parties.
 
@@ -75,6 +74,9 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
         Deals per kernel call and row group (default 65,536; 32 with ``dd``).
     progress : bool, optional
         Progress bar on stderr (default: when stderr is a terminal).
+    rows : bool
+        Without ``out``: keep the rows in :attr:`MatchResult.rows` (default) or, False,
+        only the summary (``rows`` stays None; the rows are never held in memory).
 
     Returns
     -------
@@ -95,7 +97,7 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
         raise InputError(f"dd must be True or False, got {dd!r}")
     if parties is not None:
         return _partie_match(a, b, parties, seed, profile, max_donnes, threads, dd, out,
-                             overwrite, chunk_size, progress)
+                             overwrite, chunk_size, progress, rows)
     if max_donnes is not None:
         raise InputError("max_donnes is for a match of parties")
     deals = positive_int(deals, "deals")
@@ -112,16 +114,12 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
         plan = _MatchPlan(**fields, overrides=(oa, ob), dd=dd)
     path = None if out is None else _check_out(out, overwrite, default=False)
     try:
-        res = _run(plan, path, progress)
+        res = _run(plan, path, progress, rows)
     finally:
         close = getattr(plan, "close", None)
         if close is not None:
             close()
-    if isinstance(res, pd.DataFrame):
-        result = res.attrs.pop("summary")
-        result.rows = res
-    else:
-        result = res
+    result = _result(res, path is None and rows)
     result.dd = dd
     result.finish()
     return result
@@ -130,7 +128,8 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
 def _partie_match(a: str, b: str, parties: int, seed: int, profile: str | Profile | None,
                   max_donnes: int | None, threads: int | None, dd: bool,
                   out: str | os.PathLike[str] | None, overwrite: bool,
-                  chunk_size: int | None, progress: bool | None) -> PartieMatchResult:
+                  chunk_size: int | None, progress: bool | None,
+                  rows: bool) -> PartieMatchResult:
     """:func:`match` over whole parties (validated here, played by the parties kernel)."""
     parties = positive_int(parties, "parties")
     for spec in (a, b):
@@ -146,11 +145,16 @@ def _partie_match(a: str, b: str, parties: int, seed: int, profile: str | Profil
     fields["players"] = (spec_name(ka, oa), spec_name(kb, ob))
     plan = _PartieMatchPlan(**fields, max_donnes=_check_max_donnes(max_donnes))
     path = None if out is None else _check_out(out, overwrite, default=False)
-    res = _run(plan, path, progress)
-    if isinstance(res, pd.DataFrame):
-        result = res.attrs.pop("summary")
-        result.rows = res
-    else:
-        result = res
+    result = _result(_run(plan, path, progress, rows), path is None and rows)
     result.finish()
+    return result
+
+
+def _result(res: Any, with_rows: bool) -> Any:
+    """The match's result from what :func:`_run` returned: its summary, holding the rows
+    (``with_rows``: ``res`` is the rows' DataFrame, the summary in its attrs)."""
+    if not with_rows:
+        return res
+    result = res.attrs.pop("summary")
+    result.rows = res
     return result

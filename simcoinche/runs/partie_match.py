@@ -29,10 +29,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from simcoinche._kernels.partie import PT_N_DONNES, PT_WINNER
@@ -50,6 +49,9 @@ from simcoinche.runs.partie import (
     parties_schema,
 )
 from simcoinche.runs.simulation import GENERATOR, RunInfo
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PARTIES_DIFFERENCE = ("parties won by A minus parties won by B over the pair: table 0 (A at "
                       "seats 0/2) and table 1 (A at seats 1/3), the same deal stream")

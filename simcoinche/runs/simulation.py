@@ -490,11 +490,12 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
     return result
 
 
-def _run(plan: Any, path: Path | None, progress: bool | None) -> pd.DataFrame | Any:
+def _run(plan: Any, path: Path | None, progress: bool | None,
+         rows: bool = True) -> pd.DataFrame | Any:
     """Run a validated plan (a :class:`_Plan`, or any plan :func:`_write` takes, with
     ``threads``, ``schema``, ``kernels``, ``what`` and ``summary_type``): the rows as a
     DataFrame when ``path`` is None, else streamed to ``path``; returns them, or the run's
-    summary."""
+    summary (also when ``path`` is None and ``rows`` False: the rows are not kept)."""
     key = np.uint64(seed_key(np.uint64(plan.seed)))
     meta = plan.metadata()
     sch = plan.schema(meta)
@@ -520,7 +521,11 @@ def _run(plan: Any, path: Path | None, progress: bool | None) -> pd.DataFrame | 
                     buf = plan.buffers(k)
                     buf.run(plan, key, start, k, bar.update)
                     summary.add_chunk(buf.stats(k))
-                    tables.append(buf.table(plan, start, k, sch))
+                    if rows:
+                        tables.append(buf.table(plan, start, k, sch))
+            if not rows:
+                summary.seconds = time.perf_counter() - t0
+                return summary
             df = tidy(pa.concat_tables(tables).to_pandas())
             summary.seconds = time.perf_counter() - t0
             df.attrs["simcoinche"] = meta
