@@ -1,5 +1,5 @@
 import sys
 
-from simcoinche.commands.cli import main
+from simcoinche.commands.cli import console
 
-sys.exit(main())
+sys.exit(console())
