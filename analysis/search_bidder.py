@@ -60,7 +60,7 @@ def score(values: dict[str, float], profile: str, deals: int, seed: int) -> dict
     """Mean differences of the candidate against club and against the defaults."""
     out = {}
     for name, other in (("club", "club"), ("defaults", "heuristic")):
-        r = match(spec(values), other, deals, seed, profile, progress=False)
+        r = match(spec(values), other, deals, seed, profile, progress=False, rows=False)
         lo, hi = r.ci95
         out[name] = {"mean": r.mean_diff, "ci95": [lo, hi]}
     out["objective"] = min(out["club"]["mean"], out["defaults"]["mean"])
@@ -84,7 +84,8 @@ def scan(name: str, values: list[float], base: float, profile: str, deals: int,
             "made": float(played.made.mean()),
             "passed_out": float(d.passed_out.mean())}}
         for label, other in (("club", "club"), ("base", f"heuristic:{name}={base:g}")):
-            r = match(f"heuristic:{name}={v:g}", other, deals, seed, profile, progress=False)
+            r = match(f"heuristic:{name}={v:g}", other, deals, seed, profile, progress=False,
+                      rows=False)
             row[label] = {"mean": r.mean_diff, "ci95": list(r.ci95)}
         print(f"{name}={v:g}: top {row['self_play']['top_value_share']:.3f}, made "
               f"{row['self_play']['made']:.3f}; club {row['club']['mean']:+.1f}, base "

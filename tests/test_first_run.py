@@ -226,7 +226,7 @@ def test_the_command_line_registers_every_command_without_numba_or_the_reference
 def test_the_console_entry_tunes_the_collector_for_its_process_and_main_does_not(
         tmp_path):
     # The interpreter's exit scanned every object numba and the loaded kernels leave: about
-    # 0.2 s of a 1 s warm start, and the default threshold about 0.1 s more on the way in.
+    # 0.25 s of a 1 s warm start, and the default threshold about 0.1 s more on the way in.
     # The console script (and python -m simcoinche) raises the first threshold and freezes
     # what is left at the end; main() called from Python leaves the collector alone.
     code = ("import contextlib, gc, io, json\n"
@@ -243,6 +243,16 @@ def test_the_console_entry_tunes_the_collector_for_its_process_and_main_does_not
     assert by_main == [0, default, 0]
     assert by_console == [0, 10_000, True]
     assert script == ["simcoinche.commands.cli:console"]
+    # python -m simcoinche goes through console() too.
+    code = ("import contextlib, gc, io, json, runpy, sys\n"
+            "sys.argv = ['simcoinche', 'profiles']\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try:\n"
+            "        runpy.run_module('simcoinche', run_name='__main__')\n"
+            "    except SystemExit as exc:\n"
+            "        status = exc.code\n"
+            "print(json.dumps([status, gc.get_threshold()[0], gc.get_freeze_count() > 0]))\n")
+    assert _fresh_python(code, tmp_path) == [0, 10_000, True]
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "uint32", "int64"])

@@ -163,8 +163,25 @@ def test_a_match_without_rows_keeps_only_its_summary_and_it_is_the_same():
     summary = simcoinche.match("heuristic", "random", 300, seed=6, chunk_size=128,
                                progress=False, rows=False)
     assert kept.rows is not None and len(kept.rows) == 600 and summary.rows is None
-    assert (summary.diffs == kept.diffs).all()
+    assert np.array_equal(summary.diffs, kept.diffs)
     assert summary.to_json() | {"seconds": 0} == kept.to_json() | {"seconds": 0}
+
+
+def test_the_command_line_asks_for_the_summary_only(monkeypatch, capsys):
+    # It prints the summary alone: no rows kept, no DataFrame built, no pandas imported.
+    import simcoinche.runs.match as run_match
+
+    asked = {}
+    real = run_match.match
+
+    def spy(*args, **kwargs):
+        asked.update(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(run_match, "match", spy)
+    assert main(["match", "heuristic", "random", "--deals", "20", "--no-progress"]) == 0
+    assert asked["rows"] is False
+    assert "match heuristic (a) vs random (b): 20 deals" in capsys.readouterr().out
 
 
 def test_dd_values_are_the_takers_double_dummy_card_points(tmp_path, capsys):

@@ -331,7 +331,7 @@ class MatchResult(RunInfo, PairedDifferences):
     ``n`` is the number of deals (each played at two tables), ``players`` the two specs
     (a, b). ``diffs`` (``int32[n]``) holds each deal's difference (module docstring);
     ``rows`` the two tables' rows (a DataFrame, two rows per deal in (donne, table) order)
-    when no output file was asked for.
+    when no output file was asked for and ``rows=True`` (the default), else None.
     """
 
     dd: bool = False

@@ -67,7 +67,7 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
     out : path-like, optional
         Parquet file with two rows per deal (simulate's columns, then ``table``,
         ``player_t0``, ``player_t1`` and with ``dd`` ``dd_takers``); ``None`` keeps the
-        rows in :attr:`MatchResult.rows` instead.
+        rows in :attr:`MatchResult.rows` instead (with ``rows`` True).
     overwrite : bool
         Replace an existing ``out``.
     chunk_size : int, optional
@@ -95,6 +95,8 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
         raise InputError("give the number of deals or the number of parties (one of them)")
     if not isinstance(dd, bool):
         raise InputError(f"dd must be True or False, got {dd!r}")
+    if not isinstance(rows, bool):
+        raise InputError(f"rows must be True or False, got {rows!r}")
     if parties is not None:
         return _partie_match(a, b, parties, seed, profile, max_donnes, threads, dd, out,
                              overwrite, chunk_size, progress, rows)

@@ -70,7 +70,7 @@ class PartieMatchResult(RunInfo, PairedDifferences):
     ``n`` is the number of parties (each played at two tables), ``players`` the two specs
     (a, b). ``diffs`` (``int8[n]``) holds each pair's difference (module docstring);
     ``rows`` the two tables' rows (two per partie, in (partie, table) order) when no
-    output file was asked for.
+    output file was asked for and ``rows=True`` (the default), else None.
     """
 
     diffs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8),

@@ -1,8 +1,12 @@
 #!/bin/bash
-# usage: ab.sh ROUNDS  — warm starts, python -m simcoinche, base vs new, interleaved
+# usage: warm-ab.sh ROUNDS [nobytecode] — warm starts, python -m simcoinche, base vs new,
+# interleaved, in one filled numba cache. base: a checkout of 0085e33's simcoinche/ in
+# /tmp/w/base24; new: /work/main (e5a343d). "nobytecode": PYTHONDONTWRITEBYTECODE=1 for
+# both (warm-ab-no-bytecode.log), else unset (warm-ab-bytecode.log). Run it from a neutral
+# directory: with /work/main as the working directory, '' on sys.path shadows PYTHONPATH.
 cd "${WORK:-/tmp/w/wc}"
 export NUMBA_CACHE_DIR=/tmp/w/wc/cache
-unset PYTHONDONTWRITEBYTECODE
+if [ "${2:-}" = nobytecode ]; then export PYTHONDONTWRITEBYTECODE=1; else unset PYTHONDONTWRITEBYTECODE; fi
 rec=/work/main/tests/data/donne_failed_90S.json
 hand="JH 9H AH TH KS 7C 8D AD"
 run() { # tree name args...
