@@ -228,6 +228,13 @@ def bench_rss(res: Results, quick: bool, tmp: Path) -> None:
     out.unlink(missing_ok=True)
 
 
+def _console_code(argv: list[str]) -> str:
+    """A child's code running ``simcoinche ARGV`` as the user types it: the console
+    script's entry point (:func:`simcoinche.commands.cli.console`), exit included."""
+    return ("import sys; from simcoinche.commands.cli import console; "
+            f"sys.exit(console({argv!r}))")
+
+
 def _startup_commands(tmp: Path) -> list[tuple[str, list[str]]]:
     """The commands whose start is timed: (figure name, argv), small work each."""
     hand = "JH 9H AH TH KS 7C 8D AD"
@@ -262,9 +269,7 @@ def bench_startup(res: Results, quick: bool, tmp: Path) -> None:
     if quick:
         commands = [c for c in commands if c[0] == "dd"]
     for name, argv in commands:
-        # What the user types: the console script's entry point, process exit included.
-        code = ("import sys; from simcoinche.commands.cli import console; "
-                f"sys.exit(console({argv!r}))")
+        code = _console_code(argv)
         cold = []
         for _ in range(1 if quick or name != "simulate" else 2):
             # An empty cache: everything the command runs is compiled.
@@ -317,9 +322,8 @@ def bench_odds(res: Results, quick: bool, repeats: int) -> None:
         odds(hand, samples=samples, seed=1, threads=threads, progress=False)
         return time.perf_counter() - t0
 
-    code = ("import sys; from simcoinche.commands.cli import console; "
-            f"sys.exit(console(['odds', '--hand', {hand!r}, '--samples', '{samples}', "
-            "'--seed', '1', '--no-progress', '--json']))")
+    code = _console_code(["odds", "--hand", hand, "--samples", str(samples), "--seed", "1",
+                          "--no-progress", "--json"])
     _log(f"warm odds with {samples:,} samples")
     res.add(Figure("odds.in_process", "s", repeat(in_process, repeats),
                    f"odds() of one hand, {samples:,} exact deals x 4 trumps, every level",
