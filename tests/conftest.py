@@ -3,7 +3,8 @@
 The suite runs on every core (``make test``: pytest-xdist, one test file per worker at a
 time, ``--dist loadfile``); the files that take longest start first (:data:`FIRST`), so
 that the last minutes are not one worker finishing a long file while the others idle, and
-the quick benchmark, which runs every command, starts last (:data:`LAST`).
+the guide's examples and the quick benchmark, which run every command, start last
+(:data:`LAST`).
 
 Engines: the pure-Python reference (:mod:`engine_reference`) and the numba kernels
 (:mod:`engine_kernels`), both always: if the kernel adapter cannot be imported the test
@@ -30,11 +31,13 @@ ENGINES: list[type] = [ReferenceEngine, KernelEngine]
 #: Test files started first, longest first (minutes each on a 2-core machine: cold
 #: commands in fresh processes, the solver against colver, the PIMC donnes); the others
 #: follow in file order.
-FIRST = ("test_first_run.py", "test_dd_colver.py", "test_docs_examples.py",
-         "test_pimc.py", "test_table.py", "test_bidder.py", "test_dd_simulation.py")
-#: Test files started last: the quick benchmark runs every command, so it finds their
-#: kernels compiled by the other files instead of compiling them while they do too.
-LAST = ("test_bench_quick.py",)
+FIRST = ("test_first_run.py", "test_dd_colver.py", "test_pimc.py", "test_table.py",
+         "test_bidder.py", "test_dd_simulation.py")
+#: Test files started last: the guide's examples and the quick benchmark run every
+#: command in fresh processes, so they find the kernels the other files compiled in the
+#: shared cache instead of compiling them while those files do too (the examples took
+#: 36 s on a warm cache, 170-400 s started third on an empty one).
+LAST = ("test_docs_examples.py", "test_bench_quick.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

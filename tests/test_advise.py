@@ -137,7 +137,7 @@ def test_each_action_is_scored_as_its_own_auction_and_play(profile, hand, auctio
                        Contracts(np.full(live.sum(), observed.dealer, np.int8),
                                  t.astype(np.int8), lv.astype(np.int8), k.astype(np.int8),
                                  co.astype(np.int8)),
-                       Players(codes, rows, NO_KINDS), prof.packed, out)
+                       Players(codes, rows, NO_KINDS), prof.packed, out, None)
         assert np.array_equal(diff[c][live], out[PC_MARKS + team] - out[PC_MARKS + 1 - team])
         assert np.array_equal(made[c][live], out[PC_MADE])
         # The partie's view of the same donnes (advise --score): each team's marks, tricks.

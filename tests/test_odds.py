@@ -43,7 +43,7 @@ def _play(hands, level, kind, prof, taker=0, dealer=3, start=0):
                    Contracts(np.full(n, dealer, np.int8), np.full(n, taker, np.int8),
                              np.full(n, level, np.int8), np.full(n, kind, np.int8),
                              np.ones(n, np.int8)),
-                   Players(codes, params, NO_KINDS), prof.packed, out)
+                   Players(codes, params, NO_KINDS), prof.packed, out, None)
     return out
 
 
@@ -168,7 +168,7 @@ def test_takers_totals_are_the_played_totals():
                    Contracts(np.full(n, 3, np.int8), np.zeros(n, np.int8),
                              np.zeros(n, np.int8), np.zeros(n, np.int8), np.ones(n, np.int8)),
                    Players(np.array([1, 1], dtype=np.int32), params, NO_KINDS),
-                   get_profile("federal").packed, out)
+                   get_profile("federal").packed, out, None)
     assert np.array_equal(r.kinds[0].totals, out[PC_TOTAL_TAKERS])
 
 

@@ -32,17 +32,20 @@ def _play(df, profile: str, players: tuple[str, str], seed: int = 5, start: int 
     codes, params = _codes(players)
     n = len(df)
     out = np.zeros((L.PC_LEN, n), dtype=np.int32)
-    hands = df[HANDS].to_numpy(dtype=np.uint32)
-    kind = df["trump"].cat.codes.to_numpy().astype(np.int8)
+    # The argument types of the commands' own calls (C-ordered writable arrays, a uint64
+    # key, think given): the kernel compiles no machine code of its own for the tests.
+    hands = np.array(df[HANDS].to_numpy(dtype=np.uint32), order="C")
+    contracts = B.Contracts(*(np.array(df[c].to_numpy(), dtype=np.int8)
+                              for c in ("dealer", "taker", "bid_level")),
+                            np.array(df["trump"].cat.codes.to_numpy(), dtype=np.int8),
+                            np.array(df["coinche"].to_numpy(), dtype=np.int8))
     prev = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        B.play_contracts(seed_key(np.uint64(seed)), np.int64(start), hands,
-                         B.Contracts(df["dealer"].to_numpy(), df["taker"].to_numpy(),
-                                     df["bid_level"].to_numpy(), kind,
-                                     df["coinche"].to_numpy()),
-                         Players(codes, params, NO_KINDS), get_profile(profile).packed, out)
+        B.play_contracts(np.uint64(seed_key(np.uint64(seed))), np.int64(start), hands,
+                         contracts, Players(codes, params, NO_KINDS),
+                         get_profile(profile).packed, out, None)
     finally:
         numba.set_num_threads(prev)
     return out

@@ -232,7 +232,10 @@ class Table:
     def __init__(self, prof: np.ndarray, codes: np.ndarray, params: np.ndarray,
                  python: tuple[SeatPlayer | None, SeatPlayer | None] = (None, None),
                  think: int | None = None, kinds: Kinds | None = None) -> None:
-        self.prof = np.ascontiguousarray(prof, dtype=np.int32)
+        # Read-only, as Profile.packed is (a worker process receives a writable copy): the
+        # kernels then compile one machine code for every caller.
+        self.prof = np.array(prof, dtype=np.int32)
+        self.prof.setflags(write=False)
         self.codes = np.ascontiguousarray(codes, dtype=np.int32)
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.players = Players(self.codes, self.params,
