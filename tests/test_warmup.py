@@ -21,6 +21,17 @@ def test_warmup_covers_every_command_that_compiles_kernels():
     assert {n for n, _ in W.SLOW_COMMANDS} == {"simulate with pimc"}
 
 
+def test_warmup_all_starts_the_longest_job_the_pimc_player_first(monkeypatch, capsys):
+    started = []
+    monkeypatch.setattr(W, "warmup", lambda names, jobs, progress: started.append(names)
+                        or dict.fromkeys(names, 1.0))
+    assert cli.main(["warmup", "--all", "--jobs", "2", "--no-progress"]) == 0
+    assert cli.main(["warmup", "--jobs", "2", "--no-progress"]) == 0
+    commands = [n for n, _ in W.COMMANDS]
+    assert started == [["simulate with pimc", *commands], commands]
+    assert "warmed 7 commands" in capsys.readouterr().out
+
+
 def test_a_failed_job_is_named(monkeypatch):
     def broken(name):
         raise ValueError("no such kernel")

@@ -306,8 +306,11 @@ def draw_worlds(B, hand, seat, dealer, actions, n_actions, want, tries, slack, p
     for _ in range(tries):
         if kept == want:
             break
-        _deal_world(B, hand, seat, n_auc, st, kept)
-        m = _replay(B, kept, dealer, seat, actions, n_actions, slack, prof)
+        # The row as an int64 (numba would type a first 0 as a literal and compile both
+        # helpers a second time for it).
+        w = np.int64(kept)
+        _deal_world(B, hand, seat, n_auc, st, w)
+        m = _replay(B, w, dealer, seat, actions, n_actions, slack, prof)
         if m == n_actions:
             kept += 1
             continue
@@ -421,8 +424,10 @@ def think_action(B, hand, astate, actions, n_actions, dealer, params, row, prof,
     tries = want * max(1, int(params[row, PM_BID_TRIES]))
     rng_seed(B.st, _key(st), np.uint64(0))
     slack = int(params[row, PM_BID_SLACK])
-    exact = draw_worlds(B, hand, seat, dealer, actions, n_actions, want, tries, slack,
-                        prof, st)
+    # The seat as an int64, as the tests and every caller of draw_worlds pass it: one
+    # compile of the world drawing (the auction state holds it as an int32).
+    exact = draw_worlds(B, hand, np.int64(seat), dealer, actions, n_actions, want, tries,
+                        slack, prof, st)
     got = max(exact, max(1, want // 4))
     for k in range(n_actions):
         B.donne.actions[k] = actions[k]
