@@ -118,7 +118,8 @@ def test_run_batch_counts_each_replaced_decision_in_its_row(plants):
     for spec, mask in (("illegal-card,random", F_CARD * 0b0101),
                        ("random,illegal-call", F_CALL * 0b1010)):
         _, codes, params = team_players(spec, None, get_profile("federal"))
-        out = np.zeros((N_OUT, n), dtype=np.int32)
+        # A view with a spare column, as simulate's buffer (one compiled run_batch).
+        out = np.zeros((N_OUT, n + 1), dtype=np.int32)[:, :n]
         faults = np.full(n, -1, dtype=np.int32)
         run_batch(np.uint64(5), np.int64(0), np.int64(n), np.int64(0), np.int64(n), -1,
                   Players(codes, params, kinds_of(codes)), prof,

@@ -108,7 +108,8 @@ def test_a_kind_left_out_is_refused_on_every_donne_not_replaced():
     codes = np.array([PLAYER_CLUB, PLAYER_HEURISTIC], dtype=np.int32)
     params = np.stack([param_array("club"), param_array("heuristic", profile="federal")])
     for kinds, refused in ((NO_KINDS, True), (kinds_of(codes), False)):
-        out = np.zeros((N_OUT, n), dtype=np.int32)
+        # A view with a spare column, as simulate's buffer (one compiled run_batch).
+        out = np.zeros((N_OUT, n + 1), dtype=np.int32)[:, :n]
         faults = np.full(n, -1, dtype=np.int32)
         run_batch(np.uint64(7), np.int64(0), np.int64(n), np.int64(0), np.int64(n), -1,
                   Players(codes, params, kinds), FEDERAL, False,

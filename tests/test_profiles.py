@@ -136,3 +136,17 @@ def test_profiles_console_script():
                           timeout=120)
     assert proc.returncode == 0 and proc.stderr == ""
     assert [ln.split()[0] for ln in proc.stdout.splitlines()] == list(PROFILES)
+
+
+def test_a_profile_sent_to_another_process_packs_its_rules_read_only_again():
+    # Pickled for a worker process (Dask, the match workers), a profile whose packed array
+    # was read keeps its fields only: unpickled, it packs the same rules read-only, the
+    # argument type the kernels were compiled for (a writable copy compiled them again).
+    import pickle
+
+    for profile in ALL:
+        assert not profile.packed.flags.writeable
+        back = pickle.loads(pickle.dumps(profile))
+        assert back == profile and "packed" not in back.__dict__
+        assert not back.packed.flags.writeable
+        assert np.array_equal(back.packed, profile.packed)

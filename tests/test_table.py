@@ -53,7 +53,8 @@ def _team_arrays(kinds, overrides=({}, {}), profile="federal"):
 
 
 def _batch(key, start, n, codes, params, prof, think=None):
-    out = np.zeros((N_OUT, n), dtype=np.int32)
+    # A view with a spare column, as simulate's buffer: run_batch compiles once for both.
+    out = np.zeros((N_OUT, n + 1), dtype=np.int32)[:, :n]
     auc = np.zeros((n, MAX_ACTIONS), dtype=np.uint8)
     auc_len = np.zeros(n, dtype=np.int16)
     play = np.zeros((n, 32), dtype=np.uint8)

@@ -167,10 +167,9 @@ def run_batch(run_key, start, n, first_block, end_block, fixed_dealer, players, 
         double-dummy solver each block gets (:func:`.thinking.think_scratch`).
     """
     # The row columns as a strided view whatever the caller passes (a run's chunk of its
-    # buffer is one; a whole array is contiguous): the donne kernels below then compile
-    # one machine code for both, not a second one of about 15 s.
-    outs = Outputs(outs.out[:, :outs.out.shape[1]], outs.auc, outs.auc_len, outs.play_rec,
-                   outs.faults)
+    # buffer is one; a whole array is contiguous): the block and donne kernels below then
+    # compile one machine code for both (run_batch itself still compiles per layout).
+    outs = Outputs(outs.out[:, :], outs.auc, outs.auc_len, outs.play_rec, outs.faults)
     block = think_block(think, BLOCK)
     for b in range(first_block, min(end_block, (n + block - 1) // block)):
         lo = b * block

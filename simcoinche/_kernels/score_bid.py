@@ -507,8 +507,9 @@ def fitted_call(hand, astate, actions, n_actions, params, row, prof, st):
     """The data-fitted bidder's call: score-aware (:func:`score_action`) inside a partie
     when the seat's ``score_aware`` parameter is 1, else :func:`.bidder.fitted_action`
     (single donnes, or ``score_aware=0``). Arguments as :func:`.bidder.fitted_action`."""
-    # The row as an int64 whatever the caller's integer (a team read from the auction
-    # state is an int32): the bidders compile once for every caller (about 15 s each).
+    # The row as an int64 whatever integer or literal the caller passes (advise's auction
+    # filter compiled fitted_action with an int32 row): the bidders compile once for every
+    # caller (about 15 s each).
     row = np.int64(row)
     if astate[A_PARTIE] != 0 and params[row, FB_SCORE_AWARE] != 0.0:
         return np.int64(score_action(hand, astate, actions, n_actions, params, row, prof,

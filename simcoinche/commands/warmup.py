@@ -76,7 +76,7 @@ def _pimc() -> None:
     _simulate("pimc:worlds=2,bid_worlds=2,heuristic")
 
 
-#: The commands warmed, in the order they are started: (name, job).
+#: The commands warmed, in this order after ``--all``'s (:func:`warmup_order`): (name, job).
 COMMANDS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("simulate", _simulate), ("odds", _odds), ("advise", _advise), ("parties", _parties),
     ("match", _match), ("dd", _dd),
@@ -87,9 +87,10 @@ SLOW_COMMANDS: tuple[tuple[str, Callable[[], None]], ...] = (("simulate with pim
 
 def warmup_order(everything: bool) -> list[str]:
     """The jobs warmed, in the order they are started: with ``everything`` (``--all``) the
-    PIMC player's first, since it is the longest by far (99 of 189 s from an empty cache
-    on 2 cores, 2026-12-04): started last, it ran alone while the other processes idled;
-    started first, the other commands share the other processes meanwhile."""
+    PIMC player's first, since it is the longest by far (117 of the 228 s of a cold
+    ``warmup --all`` on 2 cores, 2026-12-04, ``benchmarks/results/suite-compile-2026-12-04``):
+    started last, it ran alone while the other processes idled; started first, the other
+    commands share the other processes meanwhile."""
     return [n for n, _ in (SLOW_COMMANDS if everything else ()) + COMMANDS]
 
 

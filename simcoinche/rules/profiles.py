@@ -111,6 +111,14 @@ class Profile:
         """The packed ``int32`` array every kernel takes (layout: ``_kernels.layout``)."""
         return self.pack()
 
+    def __getstate__(self) -> dict:
+        """What pickling keeps: the fields, without the cached :attr:`packed`. Unpickled
+        (a worker process, Dask), the profile packs it again, read-only: a writable copy
+        is another argument type, for which every kernel would compile again."""
+        state = dict(self.__dict__)
+        state.pop("packed", None)
+        return state
+
     def pack(self) -> np.ndarray:
         """Pack this profile into a fresh ``int32`` array of length ``PROFILE_LEN``."""
         a = np.zeros(L.PROFILE_LEN, dtype=np.int32)
