@@ -1,4 +1,7 @@
 #!/bin/bash
+# Usage: make /tmp/w/old (5e26e64: git archive 5e26e64 simcoinche | tar -x -C /tmp/w/old), /tmp/w/new
+# (this tree: git ls-files simcoinche | tar -cT - | tar -x -C /tmp/w/new) and an empty /tmp/w/wc
+# (a neutral working directory), then run this script; output in warm-ab.log.
 # Cold `simcoinche warmup --all` (2 processes), old tree (5e26e64) then new, empty caches.
 cd /tmp/w/wc
 for tree in old new; do
