@@ -218,6 +218,9 @@ def choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
     score-aware bidder is then not compiled in, else ``np.int64(1)``
     (:func:`.score_bid.bid_call`). ``kinds``: the :class:`.kinds.Kinds` compiled in (a
     kind left out answers with an illegal call)."""
+    # The row as an int64 whatever integer the caller passes (advise's auction filter
+    # passed an int32): every bidder compiles once for all callers (about 15 s each).
+    row = np.int64(row)
     if code == PLAYER_RANDOM:
         return random_call(kinds.random, hand, astate, actions, n_actions, params, row,
                            prof, st)

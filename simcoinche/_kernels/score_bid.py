@@ -507,10 +507,6 @@ def fitted_call(hand, astate, actions, n_actions, params, row, prof, st):
     """The data-fitted bidder's call: score-aware (:func:`score_action`) inside a partie
     when the seat's ``score_aware`` parameter is 1, else :func:`.bidder.fitted_action`
     (single donnes, or ``score_aware=0``). Arguments as :func:`.bidder.fitted_action`."""
-    # The row as an int64 whatever integer or literal the caller passes (advise's auction
-    # filter compiled fitted_action with an int32 row): the bidders compile once for every
-    # caller (about 15 s each).
-    row = np.int64(row)
     if astate[A_PARTIE] != 0 and params[row, FB_SCORE_AWARE] != 0.0:
         return np.int64(score_action(hand, astate, actions, n_actions, params, row, prof,
                                      st))
@@ -538,9 +534,8 @@ def bid_call(in_partie, hand, astate, actions, n_actions, params, row, prof, st)
 def _bid_call_nb(in_partie, hand, astate, actions, n_actions, params, row, prof, st):
     if isinstance(in_partie, (types.NoneType, types.Omitted)):
         def blind(in_partie, hand, astate, actions, n_actions, params, row, prof, st):
-            # The row as an int64, as fitted_call passes it: one compile of the bidder.
-            return np.int64(fitted_action(hand, astate, actions, n_actions, params,
-                                          np.int64(row), prof, st))
+            return np.int64(fitted_action(hand, astate, actions, n_actions, params, row,
+                                          prof, st))
 
         return blind
 
