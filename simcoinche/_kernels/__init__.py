@@ -17,7 +17,9 @@ to any kernel starts from a fresh cache.
 
 Compile time: importing this package installs a faster numba inliner and SSA
 reconstruction (:mod:`.faster_compile`: the same code, built without numba's repeated
-copies and rewrites) before any kernel is compiled.
+copies and rewrites) before any kernel is compiled, and a lock across processes
+(:mod:`.compile_lock`): two processes that need the same kernel on a cold cache no longer
+both compile it; one does, the other waits and loads it.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ def _configure_cache() -> None:
 
 _configure_cache()
 
-from simcoinche._kernels import faster_compile  # noqa: E402  (before any kernel compiles)
+from simcoinche._kernels import compile_lock, faster_compile  # noqa: E402  (before any kernel compiles)
 
 faster_compile.install()
+compile_lock.install()

@@ -1,0 +1,122 @@
+"""One process at a time compiles a cached kernel (:mod:`simcoinche._kernels.compile_lock`,
+issue 24).
+
+Each test runs fresh interpreters on a kernel module of its own (in ``tmp_path``, with its
+own numba cache), and a holder process that takes a lock first: the processes started
+next must wait for it (still running while it is held), then one compiles and the others
+load what it cached.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import simcoinche._kernels  # noqa: F401  (installs the lock)
+from simcoinche._kernels import compile_lock
+
+REPO = Path(__file__).resolve().parents[1]
+
+_KERNEL = '''
+from numba import njit
+
+
+@njit(cache=True)
+def plus_one(x):
+    return x + 1
+'''
+
+# Takes the lock the argument names (``compile`` for plus_one's int64 signature,
+# ``save`` for its cache index), says so, and keeps it until a line comes on stdin.
+_HOLDER = '''
+import fcntl, os, sys
+import simcoinche._kernels
+from numba import types
+from simcoinche._kernels import compile_lock
+import kernel_mod
+path = compile_lock.lock_path(kernel_mod.plus_one, (types.int64,))
+if sys.argv[1] == "save":
+    path = compile_lock._index_path(kernel_mod.plus_one._cache) + ".lock"
+fd = compile_lock._open_lock(path)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.readline()
+'''
+
+# Calls plus_one on the argument's type; prints "ready" first, then its cache hits and
+# misses as JSON.
+_USER = '''
+import json, sys
+import simcoinche._kernels
+import kernel_mod
+print("ready", flush=True)
+kernel_mod.plus_one(1.5 if sys.argv[1] == "float" else 1)
+stats = kernel_mod.plus_one.stats
+print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values())]))
+'''
+
+
+def _start(code: str, arg: str, tmp_path: Path) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if k != "SIMCOINCHE_CACHE_DIR"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(REPO)])
+    return subprocess.Popen([sys.executable, "-c", code, arg], cwd=tmp_path, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _wait_held_then_release(lock: str, users: list[str], tmp_path: Path) -> list[list[int]]:
+    """Hold ``lock``, start one user per entry of ``users`` (its argument), check that
+    each waits while the lock is held, release it; each user's [cache hits, misses]."""
+    (tmp_path / "kernel_mod.py").write_text(_KERNEL)
+    holder = _start(_HOLDER, lock, tmp_path)
+    procs: list[subprocess.Popen] = []
+    try:
+        assert holder.stdout.readline().strip() == "held", holder.stderr.read()
+        procs = [_start(_USER, arg, tmp_path) for arg in users]
+        for p in procs:
+            assert p.stdout.readline().strip() == "ready", p.stderr.read()
+        time.sleep(1.0)
+        # A compile of a few tenths of a second: still running one second later means
+        # waiting for the lock.
+        assert all(p.poll() is None for p in procs)
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        assert holder.wait(timeout=60) == 0, holder.stderr.read()
+        results = []
+        for p in procs:
+            out, err = p.communicate(timeout=120)
+            assert p.returncode == 0, err
+            results.append(json.loads(out.strip().splitlines()[-1]))
+        return results
+    finally:
+        for p in [holder, *procs]:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+def test_the_lock_is_installed_on_this_numba():
+    assert compile_lock.NOT_INSTALLED == ""
+
+
+def test_two_processes_needing_one_kernel_on_a_cold_cache_compile_it_once(tmp_path):
+    # Both wait while the signature's lock is held; then one compiles, the other loads.
+    results = _wait_held_then_release("compile", ["int", "int"], tmp_path)
+    assert sorted(results) == [[0, 1], [1, 0]]
+
+
+def test_two_signatures_written_at_once_both_stay_in_the_cache_index(tmp_path):
+    # Two processes compile two signatures and write the one index one after the other
+    # (both wait while the index's lock is held): a third process loads both.
+    results = _wait_held_then_release("save", ["int", "float"], tmp_path)
+    assert results == [[0, 1], [0, 1]]
+    for arg in ("int", "float"):
+        p = _start(_USER, arg, tmp_path)
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        assert json.loads(out.strip().splitlines()[-1]) == [1, 0]
