@@ -13,6 +13,7 @@ run stops with that ImportError. Which engines ran is printed in pytest's header
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -24,6 +25,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 # (collection fails), never a silent fallback to the reference engine alone.
 from engine_kernels import KernelEngine
 from engine_reference import ReferenceEngine
+
+# The commands' compile helper (a second process compiling beside a cold first run,
+# simcoinche.commands.warmup.compile_beside) stays off in the suite: the two workers
+# already use both cores. tests/test_compile_helper.py turns it on where it tests it.
+os.environ["SIMCOINCHE_COMPILE_HELPER"] = "0"
 
 ENGINES: list[type] = [ReferenceEngine, KernelEngine]
 

@@ -35,13 +35,15 @@ Rules that keep it free of deadlocks:
 
 A signature already compiled or loaded in the process (numba's own fast path) takes no
 lock. Functions without a disk cache (numba's own overloads, ``cache=False``) are left
-as numba compiles them. On a system without ``fcntl`` (Windows), or when the lock file
-cannot be created (a read-only cache), the compile goes on without the lock, as numba
-alone would.
+as numba compiles them. On a system without ``fcntl`` (Windows), when the lock file
+cannot be created (a read-only cache) or its file system refuses locks, the compile goes
+on without the lock, as numba alone would.
 
-Written for numba 0.68's ``Dispatcher.compile(self, sig)``: :func:`install` checks that
-the method and the cache attributes it reads exist, and otherwise leaves numba as it is
-and says why in :data:`NOT_INSTALLED` (``tests/test_compile_lock.py`` fails then).
+Written for numba 0.68's ``Dispatcher.compile(self, sig)`` and
+``Cache.save_overload(self, sig, data)``: when numba lacks either, :func:`install` leaves
+numba as it is and says why in :data:`NOT_INSTALLED`; when a cache no longer keeps its
+index path where :func:`lock_path` reads it, no lock is taken. ``tests/test_compile_lock.py``
+fails in both cases.
 """
 
 from __future__ import annotations
@@ -91,18 +93,21 @@ def _open_lock(path: str) -> int | None:
 @contextmanager
 def _flocked(path: str) -> Any:
     """Hold an exclusive ``flock`` on ``path`` (waiting for it) while inside; go on
-    without it when the file cannot be created."""
+    without it when the file cannot be created or the file system has no locks."""
     import fcntl
 
     fd = _open_lock(path)
-    if fd is None:
-        yield
-        return
+    if fd is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            os.close(fd)  # no locks on this file system: as numba alone would
+            fd = None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(fd)  # (closing releases the flock)
+        if fd is not None:
+            os.close(fd)  # (closing releases the flock)
 
 
 def install() -> None:

@@ -67,6 +67,10 @@ def console(argv: list[str] | None = None) -> int:
     """Entry point of the ``simcoinche`` console script and of ``python -m simcoinche``:
     :func:`main` in a process that exits as soon as it returns.
 
+    On a first run (an empty kernel cache), the commands compile part of their kernels in
+    a second process meanwhile (:func:`simcoinche.commands.warmup.compile_beside`); a
+    call of :func:`main` from Python spawns no process.
+
     Two settings of Python's cyclic garbage collector, for that process only (calling
     :func:`main` from Python leaves the collector alone):
 
@@ -78,6 +82,11 @@ def console(argv: list[str] | None = None) -> int:
       closed by then: nothing waits on a collection to be written.
     """
     gc.set_threshold(10_000, *gc.get_threshold()[1:])
+    # A first run compiles beside itself, in a second process, kernels it needs later.
+    from simcoinche.commands.warmup import compile_beside
+    from simcoinche.runs.compiling import set_compile_helper
+
+    set_compile_helper(compile_beside)
     status = main(argv)
     gc.freeze()
     return status

@@ -20,7 +20,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -102,6 +102,68 @@ def _run_job(name: str) -> tuple[str, float]:
     with contextlib.redirect_stderr(io.StringIO()):
         jobs[name]()
     return name, time.perf_counter() - t0
+
+
+#: The job a command's first run starts in a second process while it compiles, by the
+#: ``what`` of its kernels (:func:`simcoinche.runs.compiling.prepare_kernels`): a job
+#: that compiles kernels the command reaches later (the card play after the auction; the
+#: data-fitted bidder and the card play of the parties' donnes), which the command then
+#: loads instead of compiling them (:mod:`simcoinche._kernels.compile_lock`). Measured
+#: cold, one after the other on 2 cores (2026-12-04, benchmarks/README.md "Compile time,
+#: tenth cut"): simulate -n 1000 36.3 -> 28.2 s, advise 66.2 -> 44.7 s, parties 68.7 ->
+#: 42.3 s.
+BESIDE = {"simulation": "odds", "advise": "odds", "parties": "simulate"}
+
+#: Environment variable: "0" turns the compile helper off.
+HELPER_ENV = "SIMCOINCHE_COMPILE_HELPER"
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (no affinity on this system)
+        return os.cpu_count() or 1
+
+
+def _helper_job(name: str) -> None:
+    """Target of the helper process: run the job ``name`` silently (Ctrl-C is the
+    command's to answer; it stops the helper); a failure is one line on stderr."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            _run_job(name)
+    except Exception as exc:  # the helper's own error, named, never a traceback
+        sys.stderr.write(f"simcoinche: the compile helper ({name} kernels) failed: "
+                         f"{type(exc).__name__}: {exc}; this command compiled its own\n")
+        sys.exit(1)
+
+
+@contextlib.contextmanager
+def compile_beside(what: str) -> Iterator[None]:
+    """While inside, compile the kernels of the job :data:`BESIDE` names for ``what`` in
+    a second process (spawned; stopped on the way out, its finished kernels cached).
+
+    Nothing is started for a ``what`` without a job, on a single core, or when the
+    environment variable ``SIMCOINCHE_COMPILE_HELPER`` is ``0``. The command line sets it
+    as :func:`simcoinche.runs.compiling.prepare_kernels`' helper (:func:`cli.console`).
+    """
+    name = BESIDE.get(what)
+    if name is None or os.environ.get(HELPER_ENV) == "0" or _cores() < 2:
+        yield
+        return
+    proc = multiprocessing.get_context("spawn").Process(
+        target=_helper_job, args=(name,), name=f"simcoinche compile helper ({name})",
+        daemon=True)
+    proc.start()
+    try:
+        yield
+    finally:
+        if proc.is_alive():
+            proc.terminate()
+        proc.join()
 
 
 def warmup(names: list[str], jobs: int, progress: bool = True) -> dict[str, float]:

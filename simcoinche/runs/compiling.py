@@ -42,6 +42,24 @@ ODDS_AUCTION_COMPILE_S = 60
 ADVISE_COMPILE_S = 80
 
 
+#: What runs beside a cold compile (:func:`set_compile_helper`; none by default).
+_HELPER: list[Callable[[str], contextlib.AbstractContextManager[object]]] = []
+
+
+def set_compile_helper(
+        helper: Callable[[str], contextlib.AbstractContextManager[object]] | None) -> None:
+    """Set (or, with None, remove) what :func:`prepare_kernels` runs while it compiles on
+    a cold cache: ``helper(what)`` returns a context manager entered around the compile.
+
+    The command line sets :func:`simcoinche.commands.warmup.compile_beside`, which
+    compiles kernels the command needs later in a second process meanwhile; a library
+    call spawns no process.
+    """
+    _HELPER.clear()
+    if helper is not None:
+        _HELPER.append(helper)
+
+
 def cache_dir() -> str | None:
     """The directory numba caches compiled kernels in (None: beside the sources)."""
     import numba
@@ -109,7 +127,8 @@ def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object
     after. The cache may hold a kernel for other argument types only (each set of player
     kinds, a PIMC seat or not, compiles its own machine code): the same is then said when
     numba starts compiling one of ``kernels`` (its ``numba:compile`` event, which a load
-    from the cache does not raise).
+    from the cache does not raise). On a first run, the compile helper set by
+    :func:`set_compile_helper` (the command line's) runs beside ``warm``.
 
     Parameters
     ----------
@@ -149,10 +168,13 @@ def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object
                       f"{NOT_INSTALLED}; compiling takes longer (same kernels)\n")
         out.flush()
 
+    beside: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
     if not kernels_cached(kernels):
         announce()
+        if _HELPER:
+            beside = _HELPER[0](what)
     t0 = time.perf_counter()
-    with _compile_watch(kernels, announce):
+    with beside, _compile_watch(kernels, announce):
         warm()
     seconds = time.perf_counter() - t0
     if said[0]:

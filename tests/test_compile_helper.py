@@ -1,0 +1,157 @@
+"""A command's first run compiles beside itself (:func:`simcoinche.commands.warmup.
+compile_beside`, issue 24): a second process compiles kernels the command needs later,
+into the same cache, and is stopped when the command's own compile is done; off on one
+core, for kinds of work without a job, and with ``SIMCOINCHE_COMPILE_HELPER=0``; a helper
+that fails says so in one line.
+
+The suite turns the helper off (conftest.py); these tests turn it on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simcoinche.commands import warmup as W
+from simcoinche.runs import compiling
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def helper_on(monkeypatch, tmp_path):
+    """The helper on, every process's kernel cache in ``tmp_path / 'cache'`` (cold)."""
+    monkeypatch.delenv(W.HELPER_ENV, raising=False)
+    monkeypatch.setenv("SIMCOINCHE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(W, "_cores", lambda: 2)
+    return tmp_path / "cache"
+
+
+def _helpers() -> list[multiprocessing.Process]:
+    return [p for p in multiprocessing.active_children()
+            if p.name.startswith("simcoinche compile helper")]
+
+
+def test_the_first_runs_that_gain_have_a_helper_job_and_it_is_another_commands():
+    jobs = dict(W.COMMANDS)
+    assert W.BESIDE == {"simulation": "odds", "advise": "odds", "parties": "simulate"}
+    assert all(job in jobs for job in W.BESIDE.values())
+
+
+def test_a_helper_compiles_into_the_cache_beside_and_is_stopped_after(helper_on):
+    with W.compile_beside("advise"):
+        (helper,) = _helpers()
+        assert helper.name == "simcoinche compile helper (odds)"
+        # It compiles: numba takes a lock file per kernel signature in the cache.
+        deadline = time.monotonic() + 120
+        while not list(helper_on.rglob("*.lock")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert list(helper_on.rglob("*.lock")), "the helper compiled nothing"
+        assert helper.is_alive()
+    assert not helper.is_alive() and helper.exitcode == -signal.SIGTERM
+    assert _helpers() == []
+
+
+@pytest.mark.parametrize("case", ["off", "one core", "no job"])
+def test_no_helper_when_turned_off_on_one_core_or_without_a_job(helper_on, monkeypatch,
+                                                                 case):
+    what = "advise"
+    if case == "off":
+        monkeypatch.setenv(W.HELPER_ENV, "0")
+    elif case == "one core":
+        monkeypatch.setattr(W, "_cores", lambda: 1)
+    else:
+        what = "odds"
+    with W.compile_beside(what):
+        assert _helpers() == []
+
+
+def test_a_failing_helper_says_so_in_one_line(helper_on, monkeypatch, capfd):
+    monkeypatch.setitem(W.BESIDE, "advise", "no such job")
+    with W.compile_beside("advise"):
+        (helper,) = _helpers()
+        helper.join(timeout=120)
+    assert helper.exitcode == 1
+    err = capfd.readouterr().err
+    assert err == ("simcoinche: the compile helper (no such job kernels) failed: "
+                   "KeyError: 'no such job'; this command compiled its own\n")
+
+
+def test_prepare_kernels_runs_the_helper_only_around_a_cold_compile():
+    entered: list[str] = []
+
+    @contextlib.contextmanager
+    def helper(what):
+        entered.append(what)
+        yield
+
+    class Kernel:  # a numba dispatcher as far as kernels_cached looks at one
+        def __init__(self, signatures):
+            self.signatures = signatures
+
+    compiling.set_compile_helper(helper)
+    try:
+        out = io.StringIO()
+        compiling.prepare_kernels("advise", [Kernel(["compiled"])], lambda: None, 5, out)
+        assert entered == []
+        compiling.prepare_kernels("advise", [Kernel([])], lambda: None, 5, out)
+        assert entered == ["advise"]
+    finally:
+        compiling.set_compile_helper(None)
+    compiling.prepare_kernels("advise", [Kernel([])], lambda: None, 5, io.StringIO())
+    assert entered == ["advise"]
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _processes_with(marker: str) -> list[int]:
+    """Processes whose environment contains ``marker`` (Linux /proc)."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit() and int(d.name) != os.getpid():
+            with contextlib.suppress(OSError):
+                if marker.encode() in (d / "environ").read_bytes():
+                    pids.append(int(d.name))
+    return pids
+
+
+def test_ctrl_c_during_a_first_run_stops_the_command_and_its_helper(helper_on, tmp_path):
+    # A cold simulate from the command line: the helper starts beside its compile; Ctrl-C
+    # (to the whole process group, as a terminal sends it) stops both, no traceback.
+    env = {**os.environ, "SIMCOINCHE_CACHE_DIR": str(helper_on)}
+    out = tmp_path / "run.parquet"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simcoinche", "simulate", "-n", "1000", "--out", str(out),
+         "--no-progress"], cwd=REPO, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint,
+        start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        # The command, multiprocessing's resource tracker and the helper.
+        while len(_processes_with(str(helper_on))) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(_processes_with(str(helper_on))) == 3, "no helper beside the command"
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-1] == "simcoinche: interrupted" and "Traceback" not in err
+    assert not out.exists()
+    deadline = time.monotonic() + 30
+    while _processes_with(str(helper_on)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_with(str(helper_on)) == []
