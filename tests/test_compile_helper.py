@@ -31,6 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 def helper_on(monkeypatch, tmp_path):
     """The helper on, every process's kernel cache in ``tmp_path / 'cache'`` (cold)."""
     monkeypatch.delenv(W.HELPER_ENV, raising=False)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("SIMCOINCHE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(W, "_cores", lambda: 2)
     return tmp_path / "cache"
@@ -51,11 +52,12 @@ def test_a_helper_compiles_into_the_cache_beside_and_is_stopped_after(helper_on)
     with W.compile_beside("advise"):
         (helper,) = _helpers()
         assert helper.name == "simcoinche compile helper (odds)"
-        # It compiles: numba takes a lock file per kernel signature in the cache.
+        # It compiles into the cache: a kernel's index appears once its machine code is
+        # saved.
         deadline = time.monotonic() + 120
-        while not list(helper_on.rglob("*.lock")) and time.monotonic() < deadline:
+        while not list(helper_on.rglob("*.nbi")) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert list(helper_on.rglob("*.lock")), "the helper compiled nothing"
+        assert list(helper_on.rglob("*.nbi")), "the helper compiled nothing"
         assert helper.is_alive()
     assert not helper.is_alive() and helper.exitcode == -signal.SIGTERM
     assert _helpers() == []

@@ -48,15 +48,16 @@ sys.stdin.readline()
 '''
 
 # Calls plus_one on the argument's type; prints "ready" first, then its cache hits and
-# misses as JSON.
+# misses and the time it was done, as JSON.
 _USER = '''
-import json, sys
+import json, sys, time
 import simcoinche._kernels
 import kernel_mod
 print("ready", flush=True)
 kernel_mod.plus_one(1.5 if sys.argv[1] == "float" else 1)
 stats = kernel_mod.plus_one.stats
-print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values())]))
+print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values()),
+                  time.time()]))
 '''
 
 
@@ -80,10 +81,11 @@ def _wait_held_then_release(lock: str, users: list[str], tmp_path: Path) -> list
         procs = [_start(_USER, arg, tmp_path) for arg in users]
         for p in procs:
             assert p.stdout.readline().strip() == "ready", p.stderr.read()
-        time.sleep(1.0)
-        # A compile of a few tenths of a second: still running one second later means
-        # waiting for the lock.
+        time.sleep(2.0)
+        # A compile of a few tenths of a second: still running two seconds later means
+        # waiting for the lock, and done only after it is released.
         assert all(p.poll() is None for p in procs)
+        released = time.time()
         holder.stdin.write("\n")
         holder.stdin.flush()
         assert holder.wait(timeout=60) == 0, holder.stderr.read()
@@ -91,7 +93,9 @@ def _wait_held_then_release(lock: str, users: list[str], tmp_path: Path) -> list
         for p in procs:
             out, err = p.communicate(timeout=120)
             assert p.returncode == 0, err
-            results.append(json.loads(out.strip().splitlines()[-1]))
+            hits, misses, done = json.loads(out.strip().splitlines()[-1])
+            assert done > released
+            results.append([hits, misses])
         return results
     finally:
         for p in [holder, *procs]:
@@ -119,4 +123,67 @@ def test_two_signatures_written_at_once_both_stay_in_the_cache_index(tmp_path):
         p = _start(_USER, arg, tmp_path)
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
-        assert json.loads(out.strip().splitlines()[-1]) == [1, 0]
+        assert json.loads(out.strip().splitlines()[-1])[:2] == [1, 0]
+
+
+_MUTUAL = '''
+from numba import njit
+
+
+@njit(cache=True)
+def is_even(n):
+    if n == 0:
+        return True
+    return is_odd(n - 1)
+
+
+@njit(cache=True)
+def is_odd(n):
+    if n == 0:
+        return False
+    return is_even(n - 1)
+'''
+
+
+def test_kernels_that_call_each_other_compile_under_the_lock_without_waiting_on_themselves(
+        tmp_path):
+    # Each compile holds its lock while its callee compiles, and the callee calls it back.
+    (tmp_path / "mutual.py").write_text(_MUTUAL)
+    p = _start("import simcoinche._kernels, mutual; print(mutual.is_even(10))", "",
+               tmp_path)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 0, err
+    assert out.strip() == "True"
+
+
+# Holds a lock, forks a child that sleeps (once it is up), leaves the lock, and reports
+# whether another open of the lock file can take it while the child still lives.
+_FORK = '''
+import fcntl, os, time
+from simcoinche._kernels import compile_lock
+path = os.path.join(os.getcwd(), "forked.lock")
+r, w = os.pipe()
+with compile_lock._flocked(path):
+    assert path in compile_lock._HELD
+    child = os.fork()
+    if child == 0:
+        os.write(w, b"up")  # (the fork handlers have run)
+        time.sleep(3)
+        os._exit(0 if not compile_lock._HELD else 1)
+    assert os.read(r, 2) == b"up"
+fd = os.open(path, os.O_RDWR)
+try:
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    print("free")
+except BlockingIOError:
+    print("kept by the child")
+_, status = os.waitpid(child, 0)
+print(os.waitstatus_to_exitcode(status))
+'''
+
+
+def test_a_child_forked_while_a_lock_is_held_does_not_keep_it(tmp_path):
+    p = _start(_FORK, "", tmp_path)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert out.split() == ["free", "0"]

@@ -28,10 +28,16 @@ Rules that keep it free of deadlocks:
   waiting for the compiler lock;
 - a process never waits for a lock it holds itself (a kernel compiling its callees, a
   recursive kernel): :data:`_HELD` records the locks the process holds;
-- a kernel's compile takes its callees' locks inside its own, and the callees never call
-  the kernel back, so two processes cannot each hold what the other waits for;
+- a kernel's compile takes its callees' locks inside its own. Two processes could each
+  hold what the other waits for only if a callee's compile needed its caller's signature
+  again through another function (a cycle across functions); no kernel here does, and
+  numba compiles a function's own recursion inside one compile;
 - ``flock`` locks belong to the open file: they are released when the process ends, even
-  killed, so a crashed compile leaves no lock behind.
+  killed, so a crashed compile leaves no lock behind; a child forked while a lock is held
+  closes its copy at once;
+- a cache index and its data file are written with SIGTERM and SIGINT held back, so a
+  helper process stopped meanwhile (:mod:`simcoinche.commands.warmup`) leaves no index
+  entry without its data.
 
 A signature already compiled or loaded in the process (numba's own fast path) takes no
 lock. Functions without a disk cache (numba's own overloads, ``cache=False``) are left
@@ -50,14 +56,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
 #: Why the lock is not installed ("" when it is).
 NOT_INSTALLED = ""
 
-#: Lock files this process holds now (their paths).
-_HELD: set[str] = set()
+#: Lock files this process holds now: path -> open descriptor.
+_HELD: dict[str, int] = {}
 
 #: numba's ``Dispatcher.compile`` and ``Cache.save_overload`` before :func:`install`
 #: wrapped them.
@@ -72,11 +79,15 @@ def _index_path(cache: Any) -> str | None:
 def lock_path(dispatcher: Any, args: tuple) -> str | None:
     """The lock file of one signature (``args``: numba types) of a dispatcher's disk
     cache, ``<its index file>.<hash of the signature>.lock``, or None when the function
-    has no disk cache."""
+    has no disk cache or a type of the signature names an object by its address (a
+    function or class passed as an argument: another process would name it otherwise)."""
     index = _index_path(getattr(dispatcher, "_cache", None))
     if index is None:
         return None
-    digest = hashlib.sha256(repr(tuple(args)).encode()).hexdigest()[:16]
+    name = repr(tuple(args))
+    if "0x" in name:
+        return None
+    digest = hashlib.sha256(name.encode()).hexdigest()[:16]
     return f"{index}.{digest}.lock"
 
 
@@ -91,27 +102,62 @@ def _open_lock(path: str) -> int | None:
 
 
 @contextmanager
-def _flocked(path: str) -> Any:
+def _flocked(path: str) -> Iterator[None]:
     """Hold an exclusive ``flock`` on ``path`` (waiting for it) while inside; go on
-    without it when the file cannot be created or the file system has no locks."""
+    without it when the file cannot be created or the file system has no locks.
+
+    The descriptor is closed (the lock released) whatever happens, an interrupt while
+    waiting included; while held it is listed in :data:`_HELD`, so a child forked
+    meanwhile closes its copy (:func:`_forget_in_child`) instead of keeping the lock.
+    """
     import fcntl
 
     fd = _open_lock(path)
-    if fd is not None:
+    if fd is None:
+        yield
+        return
+    try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
+            locked = True
         except OSError:
-            os.close(fd)  # no locks on this file system: as numba alone would
-            fd = None
+            locked = False  # no locks on this file system: as numba alone would
+        if locked:
+            _HELD[path] = fd
+        try:
+            yield
+        finally:
+            _HELD.pop(path, None)
+    finally:
+        os.close(fd)  # (closing releases the flock)
+
+
+def _forget_in_child() -> None:
+    """After a fork: close the child's copies of the lock descriptors (the locks stay
+    with the parent, which releases them when its compile ends)."""
+    for fd in _HELD.values():
+        with suppress(OSError):
+            os.close(fd)
+    _HELD.clear()
+
+
+@contextmanager
+def _no_termination() -> Iterator[None]:
+    """SIGTERM and SIGINT held back while inside (delivered on the way out), so that a
+    cache index and its data file are written together."""
+    import signal
+
+    held = {signal.SIGTERM, signal.SIGINT}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield
     finally:
-        if fd is not None:
-            os.close(fd)  # (closing releases the flock)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def install() -> None:
-    """Wrap numba's ``Dispatcher.compile`` with the lock. Idempotent."""
+    """Wrap numba's ``Dispatcher.compile`` and ``Cache.save_overload`` with the locks.
+    Idempotent."""
     global NOT_INSTALLED
     try:
         import fcntl  # noqa: F401  (POSIX only)
@@ -134,22 +180,19 @@ def install() -> None:
         with global_compiler_lock:
             args, _ = normalize(sig)
             path = lock_path(self, args)
-            if tuple(args) in self.overloads or path in _HELD:
-                # Compiled or loaded in this process, or its lock is ours already.
+            if path is None or tuple(args) in self.overloads or path in _HELD:
+                # No name every process agrees on, compiled or loaded in this process
+                # already, or its lock is ours already.
                 return original(self, sig)
             # Waits while another process compiles this signature.
             with _flocked(path):
-                _HELD.add(path)
-                try:
-                    return original(self, sig)
-                finally:
-                    _HELD.discard(path)
+                return original(self, sig)
 
     def save_overload(self: Any, sig: Any, data: Any) -> Any:
         index = _index_path(self)
         if index is None:
             return original_save(self, sig, data)
-        with _flocked(index + ".lock"):
+        with _flocked(index + ".lock"), _no_termination():
             return original_save(self, sig, data)
 
     compile._simcoinche_compile_lock = True  # type: ignore[attr-defined]
@@ -158,3 +201,4 @@ def install() -> None:
     _ORIGINAL.extend([original, original_save])
     dispatcher.Dispatcher.compile = compile
     caching.Cache.save_overload = save_overload
+    os.register_at_fork(after_in_child=_forget_in_child)

@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -126,12 +127,28 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _helper_job(name: str) -> None:
-    """Target of the helper process: run the job ``name`` silently (Ctrl-C is the
-    command's to answer; it stops the helper); a failure is one line on stderr."""
+def _stop_with_parent(parent: int) -> None:
+    """Linux: the kernel sends this process SIGTERM when its parent ends (even killed);
+    and if the parent is already gone, stop now."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGTERM))
+    if os.getppid() != parent:
+        sys.exit(0)
+
+
+def _helper_job(name: str, parent: int) -> None:
+    """Target of the helper process: run the job ``name`` silently, and never beyond the
+    command (``parent``, its pid) that started it; a failure is one line on stderr.
+    Ctrl-C is the command's to answer (SIGINT is ignored here from the start: the
+    command stops the helper)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop_with_parent(parent)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             _run_job(name)
@@ -150,20 +167,35 @@ def compile_beside(what: str) -> Iterator[None]:
     environment variable ``SIMCOINCHE_COMPILE_HELPER`` is ``0``. The command line sets it
     as :func:`simcoinche.runs.compiling.prepare_kernels`' helper (:func:`cli.console`).
     """
+    import signal
+
     name = BESIDE.get(what)
-    if name is None or os.environ.get(HELPER_ENV) == "0" or _cores() < 2:
+    if (name is None or os.environ.get(HELPER_ENV) == "0" or _cores() < 2
+            or multiprocessing.current_process().daemon):  # (may not have children)
         yield
         return
     proc = multiprocessing.get_context("spawn").Process(
-        target=_helper_job, args=(name,), name=f"simcoinche compile helper ({name})",
-        daemon=True)
-    proc.start()
+        target=_helper_job, args=(name, os.getpid()),
+        name=f"simcoinche compile helper ({name})", daemon=True)
+    # The helper starts with SIGINT ignored (kept across exec): a Ctrl-C while it starts
+    # up prints nothing there; this process answers it. (Only the main thread may set a
+    # handler; elsewhere the helper ignores SIGINT from its first line.)
+    previous = signal.getsignal(signal.SIGINT)
+    swap = previous is not None and threading.current_thread() is threading.main_thread()
     try:
+        if swap:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            proc.start()
+        finally:
+            if swap:
+                signal.signal(signal.SIGINT, previous)
         yield
     finally:
         if proc.is_alive():
             proc.terminate()
-        proc.join()
+        if proc.pid is not None:
+            proc.join()
 
 
 def warmup(names: list[str], jobs: int, progress: bool = True) -> dict[str, float]:
