@@ -20,9 +20,10 @@ import time
 from pathlib import Path
 
 import pytest
+from interrupt import default_sigint
 
 from simcoinche.commands import warmup as W
-from simcoinche.runs import compiling
+from simcoinche.runs import blocks, compiling
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -33,7 +34,7 @@ def helper_on(monkeypatch, tmp_path):
     monkeypatch.delenv(W.HELPER_ENV, raising=False)
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("SIMCOINCHE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(W, "_cores", lambda: 2)
+    monkeypatch.setattr(blocks, "usable_cores", lambda: 2)
     return tmp_path / "cache"
 
 
@@ -70,7 +71,7 @@ def test_no_helper_when_turned_off_on_one_core_or_without_a_job(helper_on, monke
     if case == "off":
         monkeypatch.setenv(W.HELPER_ENV, "0")
     elif case == "one core":
-        monkeypatch.setattr(W, "_cores", lambda: 1)
+        monkeypatch.setattr(blocks, "usable_cores", lambda: 1)
     else:
         what = "odds"
     with W.compile_beside(what):
@@ -113,10 +114,6 @@ def test_prepare_kernels_runs_the_helper_only_around_a_cold_compile():
     assert entered == ["advise"]
 
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _processes_with(marker: str) -> list[int]:
     """Processes whose environment contains ``marker`` (Linux /proc)."""
     pids = []
@@ -136,7 +133,7 @@ def test_ctrl_c_during_a_first_run_stops_the_command_and_its_helper(helper_on, t
     proc = subprocess.Popen(
         [sys.executable, "-m", "simcoinche", "simulate", "-n", "1000", "--out", str(out),
          "--no-progress"], cwd=REPO, env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint,
+        stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint,
         start_new_session=True)
     try:
         deadline = time.monotonic() + 120

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 import pandas as pd
 import pytest
+from interrupt import default_sigint
 
 from simcoinche._kernels import dd
 from simcoinche.analysis.hand_odds import deals, odds
@@ -323,12 +324,6 @@ def test_dd_solving_reports_progress_per_kernel_call(dd_rows, monkeypatch):
     assert (out[[0, 1, 2, 3, 5]] == -1).all()
 
 
-def _default_sigint() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_ctrl_c_stops_simulate_dd_and_leaves_no_file(tmp_path):
     """SIGINT while the deals are being solved: exit status 130, no output, no partial."""
     import signal
@@ -342,7 +337,7 @@ def test_ctrl_c_stops_simulate_dd_and_leaves_no_file(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             # Ctrl-C reaches the run even when the suite itself was started
                             # in the background (a shell then ignores SIGINT in its children).
-                            preexec_fn=_default_sigint)
+                            preexec_fn=default_sigint)
     deadline = time.monotonic() + 120
     partial = tmp_path / "stopped.parquet.partial"
     while not partial.exists() and time.monotonic() < deadline:

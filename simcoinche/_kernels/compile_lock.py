@@ -66,11 +66,6 @@ NOT_INSTALLED = ""
 #: Lock files this process holds now: path -> open descriptor.
 _HELD: dict[str, int] = {}
 
-#: numba's ``Dispatcher.compile`` and ``Cache.save_overload`` before :func:`install`
-#: wrapped them.
-_ORIGINAL: list[Any] = []
-
-
 def _index_path(cache: Any) -> str | None:
     """The index file of a numba cache, or None (no disk cache)."""
     return getattr(getattr(cache, "_cache_file", None), "_index_path", None)
@@ -175,14 +170,12 @@ def install() -> None:
         return
 
     def compile(self: Any, sig: Any) -> Any:
-        if _index_path(getattr(self, "_cache", None)) is None:
-            return original(self, sig)
         with global_compiler_lock:
             args, _ = normalize(sig)
             path = lock_path(self, args)
             if path is None or tuple(args) in self.overloads or path in _HELD:
-                # No name every process agrees on, compiled or loaded in this process
-                # already, or its lock is ours already.
+                # No disk cache, no name every process agrees on, compiled or loaded in
+                # this process already, or its lock is ours already.
                 return original(self, sig)
             # Waits while another process compiles this signature.
             with _flocked(path):
@@ -198,7 +191,6 @@ def install() -> None:
     compile._simcoinche_compile_lock = True  # type: ignore[attr-defined]
     compile.__doc__ = original.__doc__
     save_overload.__doc__ = original_save.__doc__
-    _ORIGINAL.extend([original, original_save])
     dispatcher.Dispatcher.compile = compile
     caching.Cache.save_overload = save_overload
     os.register_at_fork(after_in_child=_forget_in_child)

@@ -301,16 +301,15 @@ def draw_worlds(B, hand, seat, dealer, actions, n_actions, want, tries, slack, p
     count. ``actions`` holds the calls made (``n_actions``). Returns how many worlds fit
     the whole auction."""
     n_auc = prof[P_AUCTION_CARDS]
-    kept = 0
+    # The world's row, an int64 from the start (numba would type a first 0 as a literal
+    # and compile both helpers a second time for it).
+    kept = np.int64(0)
     n_spare = 0  # deals that did not fit, kept at rows want .. want + n_spare - 1
     for _ in range(tries):
         if kept == want:
             break
-        # The row as an int64 (numba would type a first 0 as a literal and compile both
-        # helpers a second time for it).
-        w = np.int64(kept)
-        _deal_world(B, hand, seat, n_auc, st, w)
-        m = _replay(B, w, dealer, seat, actions, n_actions, slack, prof)
+        _deal_world(B, hand, seat, n_auc, st, kept)
+        m = _replay(B, kept, dealer, seat, actions, n_actions, slack, prof)
         if m == n_actions:
             kept += 1
             continue

@@ -119,14 +119,6 @@ BESIDE = {"simulation": "odds", "advise": "odds", "parties": "simulate"}
 HELPER_ENV = "SIMCOINCHE_COMPILE_HELPER"
 
 
-def _cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # (no affinity on this system)
-        return os.cpu_count() or 1
-
-
 def _stop_with_parent(parent: int) -> None:
     """Linux: the kernel sends this process SIGTERM when its parent ends (even killed);
     and if the parent is already gone, stop now."""
@@ -169,8 +161,10 @@ def compile_beside(what: str) -> Iterator[None]:
     """
     import signal
 
+    from simcoinche.runs import blocks
+
     name = BESIDE.get(what)
-    if (name is None or os.environ.get(HELPER_ENV) == "0" or _cores() < 2
+    if (name is None or os.environ.get(HELPER_ENV) == "0" or blocks.usable_cores() < 2
             or multiprocessing.current_process().daemon):  # (may not have children)
         yield
         return

@@ -14,6 +14,7 @@ again (``benchmarks/README.md``, "Compile time, sixth cut").
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -21,6 +22,14 @@ import numba
 
 #: Blocks a thread takes at a time (one call of the kernel).
 BLOCKS_PER_TASK = 4
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (no affinity on this system)
+        return os.cpu_count() or 1
 
 
 def share_blocks(n_blocks: int, run: Callable[[int, int], object]) -> None:

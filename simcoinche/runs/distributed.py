@@ -59,6 +59,7 @@ from simcoinche._kernels import kernel_source_digest
 from simcoinche._kernels.rng import seed_key
 from simcoinche.rules.errors import IllegalDecisionError, InputError, RunError
 from simcoinche.rules.profiles import Profile
+from simcoinche.runs.blocks import usable_cores
 from simcoinche.runs.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest
 from simcoinche.runs.simulation import (
     RunSummary,
@@ -366,10 +367,7 @@ def local_cluster_shape(cores: int | None = None) -> tuple[int, int]:
     worker process per core (measured on 2 cores: 2×1 at least as fast as 1×2, see
     ``benchmarks/dask_throughput.py``)."""
     if cores is None:
-        try:
-            cores = len(os.sched_getaffinity(0))
-        except AttributeError:  # pragma: no cover - not Linux
-            cores = os.cpu_count() or 1
+        cores = usable_cores()
     cores = max(1, min(cores, numba.config.NUMBA_NUM_THREADS))
     return cores, 1
 
