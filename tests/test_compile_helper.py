@@ -154,3 +154,54 @@ def test_ctrl_c_during_a_first_run_stops_the_command_and_its_helper(helper_on, t
     while _processes_with(str(helper_on)) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _processes_with(str(helper_on)) == []
+
+
+_STOPPED_AFTER_A_BAR = '''
+import sys
+import time
+from pathlib import Path
+
+from simcoinche.commands import warmup as W
+from simcoinche.runs import blocks
+
+MARK = Path(sys.argv[1])
+
+
+def bar_then_wait():
+    """A job that makes a progress bar, says so, and waits to be stopped."""
+    from tqdm import tqdm
+
+    tqdm(total=1, disable=True)
+    MARK.write_text("bar")
+    time.sleep(120)
+
+
+# Module level: run again by the spawned helper, so that it knows the job too.
+W.COMMANDS = W.COMMANDS + (("bar", bar_then_wait),)
+W.BESIDE["advise"] = "bar"
+blocks.usable_cores = lambda: 2
+
+if __name__ == "__main__":
+    with W.compile_beside("advise"):
+        deadline = time.monotonic() + 120
+        while not MARK.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+    print("stopped after the bar" if MARK.exists() else "no bar")
+'''
+
+
+def test_a_helper_stopped_after_its_job_made_a_progress_bar_leaks_no_semaphore(tmp_path):
+    # tqdm makes a lock across processes (a named semaphore) for every bar, even a
+    # disabled one; a helper stopped with SIGTERM never unlinked it, and Python's resource
+    # tracker warned of a leaked semaphore when the command ended (a cold `match`).
+    script = tmp_path / "stopped_after_a_bar.py"
+    script.write_text(_STOPPED_AFTER_A_BAR)
+    env = {k: v for k, v in os.environ.items() if k != W.HELPER_ENV}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "mark")], env=env,
+                          capture_output=True, text=True, timeout=300,
+                          preexec_fn=default_sigint)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "stopped after the bar\n"
+    assert "leaked semaphore" not in done.stderr
+    assert done.stderr == ""
