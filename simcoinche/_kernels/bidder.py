@@ -548,6 +548,42 @@ def _bid_kind(kd, b, lowest, margin, state, params, row, nv):
     return best, best_lv, tied, best_a
 
 
+# The two functions below are what both bidders (this one and the score-aware bidder of
+# :mod:`.score_bid`) compute from the hand. numba types, inlines and lowers each once (most
+# of a bidder's compile time), then LLVM inlines the result into each caller
+# (``forceinline``: no call at run time; as a plain call they cost about 5 % of the
+# heuristic donnes' speed). As ``inline="always"`` helpers numba compiled them again
+# inside each bidder (benchmarks/README.md, "Compile time, eleventh cut").
+
+
+@njit(cache=True, forceinline=True)
+def contract_features(hand, kd, summary):
+    """:func:`hand_features` of ``hand`` (``uint32``) in kind ``kd`` (the standing
+    contract's), compiled once for every bidder (one copy of the three kinds' features)."""
+    return hand_features(hand, kd, summary)
+
+
+@njit(cache=True, forceinline=True)
+def kind_buckets(h, summary, ctx, leads, params, row, prof):
+    """The own-score bucket (:func:`own_bucket`) of every kind for hand ``h`` (``int64``):
+    ``(b0, ..., b5)`` as ``int64``, ``-1`` for sans-atout or tout-atout where the profile
+    ``prof`` does not allow it. Written out kind by kind: branch-free, independent chains
+    of additions that the processor overlaps (a loop over the suits compiles one copy
+    instead of four, but ran the heuristic donnes about 10 % slower: benchmarks/README.md,
+    "Compile time, fourth cut")."""
+    b0 = suit_bucket(h, 0, summary, ctx, leads, params, row)
+    b1 = suit_bucket(h, 1, summary, ctx, leads, params, row)
+    b2 = suit_bucket(h, 2, summary, ctx, leads, params, row)
+    b3 = suit_bucket(h, 3, summary, ctx, leads, params, row)
+    b4 = np.int64(-1)
+    b5 = np.int64(-1)
+    if prof[P_ALLOW_SA] != 0:
+        b4 = own_bucket_of(_sans_atout_features(h, summary), 4, ctx, leads, params, row)
+    if prof[P_ALLOW_TA] != 0:
+        b5 = own_bucket_of(_tout_atout_features(h, summary), 5, ctx, leads, params, row)
+    return b0, b1, b2, b3, b4, b5
+
+
 @njit(cache=True)
 def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
     """Auction decision of the data-fitted bidder (``uint8`` action code, always legal).
@@ -597,7 +633,7 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
     else:
         # The hand's features in the contract's kind, computed once for either side (one
         # copy of the three kinds' features in the compiled code, not one per side).
-        hf = hand_features(hand, cur_kd, summary)
+        hf = contract_features(hand, cur_kd, summary)
         if ours:
             # Our contract stands as it is (read from this seat's view).
             own_b = own_bucket_of(hf, cur_kd, ctx, leads, params, row)
@@ -630,25 +666,17 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
     lowest = level + 1
     if lowest <= nv and auction_check_inline(astate, ACT_BID_BASE + lowest * N_KINDS,
                                              prof) == 0:
-        # Every kind's bucket first, written out kind by kind: branch-free, independent
-        # chains of additions that the processor overlaps; then the comparisons. (A loop
-        # over the suits compiles one copy of each instead of four, about 10 s less, but
-        # ran the heuristic donnes about 10 % slower: benchmarks/README.md.)
-        h = np.int64(hand)
-        b0 = suit_bucket(h, 0, summary, ctx, leads, params, row)
-        b1 = suit_bucket(h, 1, summary, ctx, leads, params, row)
-        b2 = suit_bucket(h, 2, summary, ctx, leads, params, row)
-        b3 = suit_bucket(h, 3, summary, ctx, leads, params, row)
+        # Every kind's bucket first (kind_buckets), then the comparisons.
+        b0, b1, b2, b3, b4, b5 = kind_buckets(np.int64(hand), summary, ctx, leads, params,
+                                              row, prof)
         state = (best, np.int64(-1), np.int64(0), np.int64(best_a))
         state = _bid_kind(0, b0, lowest, margin, state, params, row, nv)
         state = _bid_kind(1, b1, lowest, margin, state, params, row, nv)
         state = _bid_kind(2, b2, lowest, margin, state, params, row, nv)
         state = _bid_kind(3, b3, lowest, margin, state, params, row, nv)
-        if prof[P_ALLOW_SA] != 0:
-            b4 = own_bucket_of(_sans_atout_features(h, summary), 4, ctx, leads, params, row)
+        if b4 >= 0:
             state = _bid_kind(4, b4, lowest, margin, state, params, row, nv)
-        if prof[P_ALLOW_TA] != 0:
-            b5 = own_bucket_of(_tout_atout_features(h, summary), 5, ctx, leads, params, row)
+        if b5 >= 0:
             state = _bid_kind(5, b5, lowest, margin, state, params, row, nv)
         best, best_lv, tied, best_a = state
         if best_a == -1:

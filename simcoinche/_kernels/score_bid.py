@@ -104,25 +104,21 @@ from simcoinche._kernels.bidder import (
     FB_PASS_EV,
     FB_RAISE_MARGIN,
     FB_SURCOINCHE_MARGIN,
-    _sans_atout_features,
-    _tout_atout_features,
     auction_context,
+    contract_features,
     def_values_row_of,
     fitted_action,
-    hand_features,
+    kind_buckets,
     kind_class,
     mult_index,
     own_bucket_of,
     own_values_row,
-    suit_bucket,
     suit_summary,
     table_key,
 )
 from simcoinche._kernels.heuristic import _value_of_level
 from simcoinche._kernels.layout import (
-    P_ALLOW_SA,
     P_ALLOW_SURCOINCHE,
-    P_ALLOW_TA,
     P_N_BID_VALUES,
     P_PARTIE_RULE,
     P_TARGET,
@@ -193,12 +189,15 @@ def _bilinear(params, row, a, b):
             + (params[row, at + EQ_N] * (1.0 - fy) + params[row, at + EQ_N + 1] * fy) * fx)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _after(params, row, score, us_mark, them_mark, us_tricks, them_tricks, us_failed,
            them_failed):
     """P(we win the partie) after a donne scoring ``us_mark``/``them_mark`` (rounded to
     whole marks) from ``score`` = ``(our total, theirs, our pending flag, theirs, target,
-    partie rule, we deal next)``: the end rules of the partie kernel, then the grid."""
+    partie rule, we deal next)``: the end rules of the partie kernel, then the grid.
+    A compiled function of its own, called by :func:`_local` and :func:`_cell_equity`
+    with the same types (``float64`` marks, ``int64`` tricks, ``bool`` failed flags): one
+    compile instead of a copy in each (about 7 s of a cold ``parties``)."""
     tot_us, tot_them, pend_us, pend_them, target, rule, we_deal = score
     mu = np.int64(np.floor(us_mark + 0.5))
     mt = np.int64(np.floor(them_mark + 0.5))
@@ -225,8 +224,8 @@ def _cell_equity(params, row, cell, we_take, capot, score):
     ``N_STATS`` numbers, takers' side) is played, ``we_take`` whether our team holds it.
     Inlined at its two call sites in :func:`score_action` (the contract standing or
     doubled, the bids weighed): a call with the parameter array's fields as arguments
-    cost more than the lookups it made. Its two outcomes share one copy of
-    :func:`_after`."""
+    cost more than the lookups it made. Its two outcomes call :func:`_after`, compiled
+    once for them and :func:`_local` (the same argument types everywhere)."""
     p = params[row, cell + ST_MADE]
     eq = 0.0
     for failed in range(2):
@@ -243,10 +242,12 @@ def _cell_equity(params, row, cell, we_take, capot, score):
             t = params[row, cell + ST_TAKERS_MADE]
             d = params[row, cell + ST_DEFENCE_MADE]
             dt = np.int64(0 if capot else 1)
+        lost = np.bool_(failed == 1)
+        no = np.bool_(False)
         if we_take:
-            um, tm, ut, tt, uf, tf = t, d, np.int64(1), dt, failed == 1, False
+            um, tm, ut, tt, uf, tf = t, d, np.int64(1), dt, lost, no
         else:
-            um, tm, ut, tt, uf, tf = d, t, dt, np.int64(1), False, failed == 1
+            um, tm, ut, tt, uf, tf = d, t, dt, np.int64(1), no, lost
         eq += share * _after(params, row, score, um, tm, ut, tt, uf, tf)
     return eq
 
@@ -257,11 +258,11 @@ def _local(params, row, score):
     difference (scoring ``SLOPE_MARKS`` against conceding them, over twice
     ``SLOPE_MARKS``), P(we win) if the score stays as it is, and how far the equity bends
     over that swing: ``|gain + loss - 2 now| / (gain - loss)``, the second difference over
-    the first (0 where the equity is a straight line, or flat). Compiled once (one copy
-    of :func:`_after`)."""
+    the first (0 where the equity is a straight line, or flat). Compiled once."""
     one = np.int64(1)
-    gain = _after(params, row, score, SLOPE_MARKS, 0.0, one, one, False, False)
-    loss = _after(params, row, score, 0.0, SLOPE_MARKS, one, one, False, False)
+    no = np.bool_(False)
+    gain = _after(params, row, score, SLOPE_MARKS, 0.0, one, one, no, no)
+    loss = _after(params, row, score, 0.0, SLOPE_MARKS, one, one, no, no)
     if score[6]:
         a, b, pa, pb = score[0], score[1], score[2], score[3]
     else:
@@ -416,7 +417,7 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
         dbl_a = ACT_PASS
         # The hand's features in the contract's kind, once for either side (one copy of
         # the three kinds' features in the compiled code).
-        hf = hand_features(hand, cur_kd, summary)
+        hf = contract_features(hand, cur_kd, summary)
         if ours:
             # Our contract stands as it is.
             b = own_bucket_of(hf, cur_kd, ctx, leads, params, row)
@@ -463,16 +464,7 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
         # Every kind's bucket, then its worth in marks (its best level or capot, margins
         # off); only the kind worth most in marks (and any tied with it) is weighed in
         # equity: the weighing costs two outcomes per level.
-        b0 = suit_bucket(h, 0, summary, ctx, leads, params, row)
-        b1 = suit_bucket(h, 1, summary, ctx, leads, params, row)
-        b2 = suit_bucket(h, 2, summary, ctx, leads, params, row)
-        b3 = suit_bucket(h, 3, summary, ctx, leads, params, row)
-        b4 = np.int64(-1)
-        b5 = np.int64(-1)
-        if prof[P_ALLOW_SA] != 0:
-            b4 = own_bucket_of(_sans_atout_features(h, summary), 4, ctx, leads, params, row)
-        if prof[P_ALLOW_TA] != 0:
-            b5 = own_bucket_of(_tout_atout_features(h, summary), 5, ctx, leads, params, row)
+        b0, b1, b2, b3, b4, b5 = kind_buckets(h, summary, ctx, leads, params, row, prof)
         w0 = _kind_marks(0, b0, lowest, params, row, nv)
         w1 = _kind_marks(1, b1, lowest, params, row, nv)
         w2 = _kind_marks(2, b2, lowest, params, row, nv)
