@@ -12,7 +12,7 @@ readable) and printed as a table, heaviest first (issue 24, item 1).
 
 Commands (the README's examples, small sizes): ``simulate`` (``simulate -n 1000``),
 ``odds``, ``advise``, ``parties``, ``match``, ``dd`` (the solver, through ``odds --play
-dd``).
+dd``), ``pimc`` (``simulate`` with a ``pimc`` seat, as ``make bench``'s startup section).
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ COMMANDS: dict[str, list[str]] = {
     "match": ["match", "heuristic", "random", "--deals", "200", "--no-progress"],
     "dd": ["odds", "--hand", "JH 9H AH TH KS 7C 8D AD", "--trump", "H", "--play", "dd",
            "--samples", "20", "--no-progress"],
+    "pimc": ["simulate", "-n", "8", "--seed", "1", "--players", "pimc,heuristic",
+             "--no-progress"],
 }
 
 
@@ -72,7 +74,7 @@ def profile(command: str) -> dict:
 
     argv = list(COMMANDS[command])
     with tempfile.TemporaryDirectory() as tmp:
-        if command in ("simulate", "parties", "match"):
+        if command in ("simulate", "parties", "match", "pimc"):
             argv += ["--out", str(Path(tmp) / "out.parquet")]
         sink = io.StringIO()
         t0 = time.perf_counter()

@@ -184,7 +184,7 @@ def _choices(decisions, prof, **over):
         fitted = fitted_action(early, astate, acts, np.int64(k), params, np.int64(seat & 1),
                                prof, st.copy())
         a = TB.think_action(B, early, astate, acts, np.int64(k), np.int64(dealer), params,
-                            np.int64(seat & 1), prof, st)
+                            np.int64(seat & 1), prof, st, None)
         assert auction_check(astate, a, prof) == 0
         out.append((int(fitted), int(a)))
     return out
@@ -213,7 +213,7 @@ def test_the_thinker_refuses_tables_of_another_profile():
     auction_start(astate, np.int64(0))
     st = np.zeros(4, np.uint64)
     a = TB.think_action(B, U32(0xFF), astate, np.zeros(64, np.uint8), np.int64(0),
-                        np.int64(0), params, np.int64(1), prof, st)
+                        np.int64(0), params, np.int64(1), prof, st, None)
     # An illegal call: the run fails with the fault counted, never a silent pass.
     assert auction_check(astate, a, prof) != 0
 

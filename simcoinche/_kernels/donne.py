@@ -245,7 +245,7 @@ def seat_action(players, team, hand, astate, actions, n_actions, dealer, prof, s
     row = team
     if code == PLAYER_PIMC:
         a = think_bid(think, hand, astate, actions, n_actions, dealer, params, row, prof,
-                      st)
+                      st, in_partie)
         if a >= 0:
             return a
     return choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,

@@ -99,7 +99,7 @@ from simcoinche._kernels.players import (
     illegal_action,
 )
 from simcoinche._kernels.rng import RNG_STATE_LEN, bounded, next32, rng_seed
-from simcoinche._kernels.score_bid import fitted_call
+from simcoinche._kernels.score_bid import bid_call
 from simcoinche._kernels.scoring import S_MARK0
 from simcoinche._kernels.thinking import register_bid_thinker
 
@@ -382,7 +382,8 @@ def _value(B, w, a, dealer, team, n_actions, prof, key):
 
 
 @njit(cache=True, nogil=True)
-def think_action(B, hand, astate, actions, n_actions, dealer, params, row, prof, st):
+def think_action(B, hand, astate, actions, n_actions, dealer, params, row, prof, st,
+                 in_partie):
     """The thinking bidder's call (``int64`` action code, legal, or an illegal one when the
     model faulted).
 
@@ -403,13 +404,18 @@ def think_action(B, hand, astate, actions, n_actions, dealer, params, row, prof,
         Packed profile.
     st : uint64[RNG_STATE_LEN]
         The player's random stream.
+    in_partie : None or int64
+        As :func:`.score_bid.bid_call`: None where no donne is played inside a partie
+        (the fitted call is then the score-blind bidder's, and the score-aware bidder is
+        not compiled in: about 14 s of a cold ``simulate`` with a ``pimc`` seat), else
+        the auction state says.
     """
     if astate[A_STATUS] != 0:
         return np.int64(ACT_PASS)
     seat = astate[A_TO_SPEAK]
     team = seat & 1
     # The data-fitted call (score-aware inside a partie, :mod:`.score_bid`).
-    fitted = fitted_call(hand, astate, actions, n_actions, params, row, prof, st)
+    fitted = bid_call(in_partie, hand, astate, actions, n_actions, params, row, prof, st)
     if auction_check(astate, fitted, prof) != 0:
         # The fitted bidder refused (tables of another profile): so does its thinker.
         return fitted

@@ -83,26 +83,33 @@ def _think_card_nb(T, hand, legal, trick, n, info, params, row, prof, st):
         T[0], hand, legal, trick, n, info, params, row, prof, st)
 
 
-def think_bid(T, hand, astate, actions, n_actions, dealer, params, row, prof, st):
+def think_bid(T, hand, astate, actions, n_actions, dealer, params, row, prof, st,
+              in_partie):
     """The thinking bidder's call (:func:`.think_bid.think_action`) when there is a
     thinking scratch (``T`` not None) and the player's ``bid_worlds`` (offset
-    ``PM_BID_WORLDS``) is positive; else ``-1``: the caller asks the player's own bidder."""
+    ``PM_BID_WORLDS``) is positive; else ``-1``: the caller asks the player's own bidder.
+    ``in_partie`` as :func:`.score_bid.bid_call` (None: the thinker's own fitted call is
+    never score-aware, and the score-aware bidder is not compiled in)."""
     if T is None or params[row, PM_BID_WORLDS] <= 0:
         return -1
     return _bid_thinker("action")(T[1], hand, astate, actions, n_actions, dealer, params,
-                                  row, prof, st)
+                                  row, prof, st, in_partie)
 
 
 @overload(think_bid)
-def _think_bid_nb(T, hand, astate, actions, n_actions, dealer, params, row, prof, st):
+def _think_bid_nb(T, hand, astate, actions, n_actions, dealer, params, row, prof, st,
+                  in_partie):
     if isinstance(T, types.NoneType):
-        return lambda T, hand, astate, actions, n_actions, dealer, params, row, prof, st: -1
+        return (lambda T, hand, astate, actions, n_actions, dealer, params, row, prof, st,
+                in_partie: -1)
     action = _bid_thinker("action")
 
-    def impl(T, hand, astate, actions, n_actions, dealer, params, row, prof, st):
+    def impl(T, hand, astate, actions, n_actions, dealer, params, row, prof, st,
+             in_partie):
         if params[row, PM_BID_WORLDS] <= 0:
             return -1
-        return action(T[1], hand, astate, actions, n_actions, dealer, params, row, prof, st)
+        return action(T[1], hand, astate, actions, n_actions, dealer, params, row, prof, st,
+                      in_partie)
 
     return impl
 
