@@ -205,3 +205,59 @@ def test_a_helper_stopped_after_its_job_made_a_progress_bar_leaks_no_semaphore(t
     assert done.stdout == "stopped after the bar\n"
     assert "leaked semaphore" not in done.stderr
     assert done.stderr == ""
+
+
+def test_a_ctrl_c_inside_a_callback_from_llvm_comes_again_instead_of_being_lost(
+        monkeypatch):
+    # LLVM calls Python back while it compiles (llvmlite's object cache hooks); a
+    # KeyboardInterrupt raised there is printed as "Exception ignored on calling ctypes
+    # callback function" and lost: a cold simulate went on after a Ctrl-C and ran in full.
+    import ctypes
+    from types import SimpleNamespace
+
+    from llvmlite.binding.executionengine import ExecutionEngine
+
+    from simcoinche.commands import cli
+
+    later: list[str] = []
+    monkeypatch.setattr(cli, "_send_interrupt_later", lambda: later.append("again"))
+    seen: list[str] = []
+
+    class Engine:
+        """What llvmlite's notify hook reads of its engine."""
+
+        def _find_module_ptr(self, ptr):
+            return "module"
+
+        def _object_cache_notify(self, module, buf):
+            # Python code LLVM's callback runs: a Ctrl-C arrives here.
+            try:
+                cli._on_interrupt(signal.SIGINT, sys._getframe())
+                seen.append("deferred")
+            except KeyboardInterrupt:
+                seen.append("raised")
+
+    buf = ctypes.create_string_buffer(b"object code")
+    data = SimpleNamespace(contents=SimpleNamespace(
+        module_ptr=1, buf_ptr=ctypes.addressof(buf), buf_len=len(buf.value)))
+    ExecutionEngine._raw_object_cache_notify(Engine(), data)
+    assert seen == ["deferred"] and later == ["again"]
+    # Anywhere else: a KeyboardInterrupt at once, as Python's own handler raises.
+    with pytest.raises(KeyboardInterrupt):
+        cli._on_interrupt(signal.SIGINT, sys._getframe())
+    assert later == ["again"]
+
+
+def test_the_console_handles_ctrl_c_unless_it_is_ignored():
+    # A process started with SIGINT ignored (a background job) keeps ignoring it.
+    code = ("import signal, sys\n"
+            "from simcoinche.commands import cli\n"
+            "cli.main = lambda argv=None: print(repr(signal.getsignal(signal.SIGINT))) or 0\n"
+            "cli.console([])\n")
+    for preexec, expected in ((default_sigint, "_on_interrupt"),
+                              (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+                               "Handlers.SIG_IGN")):
+        done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                              text=True, timeout=120, preexec_fn=preexec)
+        assert done.returncode == 0, done.stderr
+        assert expected in done.stdout

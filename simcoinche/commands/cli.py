@@ -11,8 +11,12 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import pkgutil
+import signal
 import sys
+import threading
+from types import FrameType
 
 from simcoinche._version import __version__
 from simcoinche.rules.errors import SimcoincheError
@@ -63,6 +67,42 @@ def main(argv: list[str] | None = None) -> int:
     return int(status or 0)
 
 
+#: The Python functions LLVM calls back while it compiles (llvmlite's object cache
+#: hooks): an exception raised inside them is printed ("Exception ignored on calling
+#: ctypes callback function") and lost.
+_LLVM_CALLBACKS = frozenset({"_raw_object_cache_notify", "_raw_object_cache_getbuffer"})
+
+
+def _in_llvm_callback(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs inside one of :data:`_LLVM_CALLBACKS` (or a function they
+    call)."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name in _LLVM_CALLBACKS and code.co_filename.endswith(
+                os.path.join("llvmlite", "binding", "executionengine.py")):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _send_interrupt_later() -> None:
+    """SIGINT to this process again in 50 ms (from a timer thread; Python runs the
+    handler in the main thread)."""
+    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    timer.daemon = True
+    timer.start()
+
+
+def _on_interrupt(signum: int, frame: FrameType | None) -> None:
+    """SIGINT handler of the console: a KeyboardInterrupt, as Python's own, except inside
+    a callback from LLVM, where it would be lost (the command went on compiling, then
+    ran in full, after a Ctrl-C): there the interrupt comes again 50 ms later."""
+    if _in_llvm_callback(frame):
+        _send_interrupt_later()
+        return
+    raise KeyboardInterrupt
+
+
 def console(argv: list[str] | None = None) -> int:
     """Entry point of the ``simcoinche`` console script and of ``python -m simcoinche``:
     :func:`main` in a process that exits as soon as it returns.
@@ -70,6 +110,9 @@ def console(argv: list[str] | None = None) -> int:
     On a first run (an empty kernel cache), the commands compile part of their kernels in
     a second process meanwhile (:func:`simcoinche.commands.warmup.compile_beside`); a
     call of :func:`main` from Python spawns no process.
+
+    A Ctrl-C that arrives while LLVM calls back into Python (:func:`_on_interrupt`) is
+    delivered again 50 ms later instead of being lost.
 
     Two settings of Python's cyclic garbage collector, for that process only (calling
     :func:`main` from Python leaves the collector alone):
@@ -82,6 +125,9 @@ def console(argv: list[str] | None = None) -> int:
       closed by then: nothing waits on a collection to be written.
     """
     gc.set_threshold(10_000, *gc.get_threshold()[1:])
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        # (Left alone when SIGINT is ignored, as in a background job.)
+        signal.signal(signal.SIGINT, _on_interrupt)
     # A first run compiles beside itself, in a second process, kernels it needs later.
     from simcoinche.commands.warmup import compile_beside
     from simcoinche.runs.compiling import set_compile_helper
