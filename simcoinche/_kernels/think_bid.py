@@ -407,7 +407,7 @@ def think_action(B, hand, astate, actions, n_actions, dealer, params, row, prof,
     in_partie : None or int64
         As :func:`.score_bid.bid_call`: None where no donne is played inside a partie
         (the fitted call is then the score-blind bidder's, and the score-aware bidder is
-        not compiled in: about 14 s of a cold ``simulate`` with a ``pimc`` seat), else
+        not compiled in: about 18 s of a cold ``simulate`` with a ``pimc`` seat), else
         the auction state says.
     """
     if astate[A_STATUS] != 0:

@@ -85,11 +85,20 @@ def _in_llvm_callback(frame: FrameType | None) -> bool:
     return False
 
 
+#: The interrupts :func:`_send_interrupt_later` has scheduled (cancelled when the
+#: command ends).
+_LATER: list[threading.Timer] = []
+
+
 def _send_interrupt_later() -> None:
-    """SIGINT to this process again in 50 ms (from a timer thread; Python runs the
-    handler in the main thread)."""
-    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    """SIGINT to the main thread again in 50 ms, from a timer thread. To the main thread
+    only: where the main thread holds SIGINT back (a cache index being written,
+    :mod:`simcoinche._kernels.compile_lock`), it waits there until released, instead of
+    going to another thread and interrupting the write."""
+    timer = threading.Timer(0.05, signal.pthread_kill,
+                            (threading.main_thread().ident, signal.SIGINT))
     timer.daemon = True
+    _LATER.append(timer)
     timer.start()
 
 
@@ -133,7 +142,12 @@ def console(argv: list[str] | None = None) -> int:
     from simcoinche.runs.compiling import set_compile_helper
 
     set_compile_helper(compile_beside)
-    status = main(argv)
+    try:
+        status = main(argv)
+    finally:
+        # An interrupt sent again after the command ended would only print a traceback.
+        for timer in _LATER:
+            timer.cancel()
     gc.freeze()
     return status
 
