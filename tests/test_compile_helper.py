@@ -261,3 +261,24 @@ def test_the_console_handles_ctrl_c_unless_it_is_ignored():
                               text=True, timeout=120, preexec_fn=preexec)
         assert done.returncode == 0, done.stderr
         assert expected in done.stdout
+
+
+def test_a_ctrl_c_sent_again_waits_while_the_main_thread_holds_it_back():
+    # The main thread holds SIGINT back while numba writes a cache index (compile_lock):
+    # the interrupt sent again must wait for it there, not reach another thread (the
+    # timer thread, made before the main thread held it back, does not).
+    code = ("import signal, time\n"
+            "from simcoinche.commands import cli\n"
+            "got = []\n"
+            "signal.signal(signal.SIGINT, lambda s, f: got.append(s))\n"
+            "cli._send_interrupt_later()\n"
+            "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})\n"
+            "time.sleep(0.5)\n"
+            "print('held', len(got))\n"
+            "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
+            "time.sleep(0.1)\n"
+            "print('released', len(got))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, timeout=120, preexec_fn=default_sigint)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "held 0\nreleased 1\n"
