@@ -45,7 +45,7 @@ def _helpers() -> list[multiprocessing.Process]:
 
 def test_the_first_runs_that_gain_have_a_helper_job_and_it_is_another_commands():
     jobs = dict(W.COMMANDS)
-    assert W.BESIDE == {"simulation": "odds", "advise": "odds", "parties": "simulate"}
+    assert W.BESIDE == {"simulation": "odds", "advise": "odds", "parties": "odds"}
     assert all(job in jobs for job in W.BESIDE.values())
 
 

@@ -107,13 +107,14 @@ def _run_job(name: str) -> tuple[str, float]:
 
 #: The job a command's first run starts in a second process while it compiles, by the
 #: ``what`` of its kernels (:func:`simcoinche.runs.compiling.prepare_kernels`): a job
-#: that compiles kernels the command reaches later (the card play after the auction; the
-#: data-fitted bidder and the card play of the parties' donnes), which the command then
-#: loads instead of compiling them (:mod:`simcoinche._kernels.compile_lock`). Measured
-#: cold, one after the other on 2 cores (2026-12-04, benchmarks/README.md "Compile time,
-#: tenth cut"): simulate -n 1000 36.3 -> 28.2 s, advise 66.2 -> 44.7 s, parties 68.7 ->
-#: 42.3 s.
-BESIDE = {"simulation": "odds", "advise": "odds", "parties": "simulate"}
+#: that compiles kernels the command reaches later (the card play, after the auction),
+#: which the command then loads instead of compiling them
+#: (:mod:`simcoinche._kernels.compile_lock`). Measured cold, one after the other on 2
+#: cores (2026-12-04, benchmarks/README.md "Compile time, tenth cut"): simulate -n 1000
+#: 36.3 -> 28.2 s, advise 66.2 -> 44.7 s, parties 68.7 -> 42.3 s (beside simulate, whose
+#: bidder the parties compiled too; since the bidders share their code, "eleventh cut",
+#: beside odds: 38.2-38.8 s against 42.1-43.4 s).
+BESIDE = {"simulation": "odds", "advise": "odds", "parties": "odds"}
 
 #: Environment variable: "0" turns the compile helper off.
 HELPER_ENV = "SIMCOINCHE_COMPILE_HELPER"
