@@ -564,13 +564,14 @@ def contract_features(hand, kd, summary):
 
 
 @njit(cache=True, forceinline=True)
-def kind_buckets(h, summary, ctx, leads, params, row, prof):
-    """The own-score bucket (:func:`own_bucket`) of every kind for hand ``h`` (``int64``):
+def kind_buckets(hand, summary, ctx, leads, params, row, prof):
+    """The own-score bucket (:func:`own_bucket`) of every kind for ``hand`` (``uint32``):
     ``(b0, ..., b5)`` as ``int64``, ``-1`` for sans-atout or tout-atout where the profile
     ``prof`` does not allow it. Written out kind by kind: branch-free, independent chains
     of additions that the processor overlaps (a loop over the suits compiles one copy
     instead of four, but ran the heuristic donnes about 10 % slower: benchmarks/README.md,
     "Compile time, fourth cut")."""
+    h = np.int64(hand)
     b0 = suit_bucket(h, 0, summary, ctx, leads, params, row)
     b1 = suit_bucket(h, 1, summary, ctx, leads, params, row)
     b2 = suit_bucket(h, 2, summary, ctx, leads, params, row)
@@ -667,8 +668,7 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
     if lowest <= nv and auction_check_inline(astate, ACT_BID_BASE + lowest * N_KINDS,
                                              prof) == 0:
         # Every kind's bucket first (kind_buckets), then the comparisons.
-        b0, b1, b2, b3, b4, b5 = kind_buckets(np.int64(hand), summary, ctx, leads, params,
-                                              row, prof)
+        b0, b1, b2, b3, b4, b5 = kind_buckets(hand, summary, ctx, leads, params, row, prof)
         state = (best, np.int64(-1), np.int64(0), np.int64(best_a))
         state = _bid_kind(0, b0, lowest, margin, state, params, row, nv)
         state = _bid_kind(1, b1, lowest, margin, state, params, row, nv)

@@ -402,7 +402,6 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
     # --- passing, coinche, surcoinche ---------------------------------------------------
     best_a = ACT_PASS
     def_off = np.int64(0)
-    h = np.int64(hand)
     if bidder < 0:
         # Nobody has bid: the score stays as it is, plus the fitted worth of a pass.
         pe = params[row, FB_PASS_EV]
@@ -464,7 +463,7 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
         # Every kind's bucket, then its worth in marks (its best level or capot, margins
         # off); only the kind worth most in marks (and any tied with it) is weighed in
         # equity: the weighing costs two outcomes per level.
-        b0, b1, b2, b3, b4, b5 = kind_buckets(h, summary, ctx, leads, params, row, prof)
+        b0, b1, b2, b3, b4, b5 = kind_buckets(hand, summary, ctx, leads, params, row, prof)
         w0 = _kind_marks(0, b0, lowest, params, row, nv)
         w1 = _kind_marks(1, b1, lowest, params, row, nv)
         w2 = _kind_marks(2, b2, lowest, params, row, nv)
