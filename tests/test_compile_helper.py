@@ -207,7 +207,7 @@ def test_a_helper_stopped_after_its_job_made_a_progress_bar_leaks_no_semaphore(t
     assert done.stderr == ""
 
 
-def test_a_ctrl_c_inside_a_callback_from_llvm_comes_again_instead_of_being_lost(
+def test_a_ctrl_c_where_python_would_drop_it_comes_again_instead_of_being_lost(
         monkeypatch):
     # LLVM calls Python back while it compiles (llvmlite's object cache hooks); a
     # KeyboardInterrupt raised there is printed as "Exception ignored on calling ctypes
@@ -242,10 +242,22 @@ def test_a_ctrl_c_inside_a_callback_from_llvm_comes_again_instead_of_being_lost(
         module_ptr=1, buf_ptr=ctypes.addressof(buf), buf_len=len(buf.value)))
     ExecutionEngine._raw_object_cache_notify(Engine(), data)
     assert seen == ["deferred"] and later == ["again"]
+    # Inside a finalizer (the collector runs __del__ at any allocation; Python prints
+    # "Exception ignored in ... __del__" and drops what it raises): deferred too.
+    class Finalized:
+        def __del__(self):
+            try:
+                cli._on_interrupt(signal.SIGINT, sys._getframe())
+                seen.append("deferred")
+            except KeyboardInterrupt:
+                seen.append("raised")
+
+    Finalized()
+    assert seen == ["deferred", "deferred"] and later == ["again", "again"]
     # Anywhere else: a KeyboardInterrupt at once, as Python's own handler raises.
     with pytest.raises(KeyboardInterrupt):
         cli._on_interrupt(signal.SIGINT, sys._getframe())
-    assert later == ["again"]
+    assert later == ["again", "again"]
 
 
 def test_the_console_handles_ctrl_c_unless_it_is_ignored():

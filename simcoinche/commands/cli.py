@@ -73,11 +73,16 @@ def main(argv: list[str] | None = None) -> int:
 _LLVM_CALLBACKS = frozenset({"_raw_object_cache_notify", "_raw_object_cache_getbuffer"})
 
 
-def _in_llvm_callback(frame: FrameType | None) -> bool:
-    """Whether ``frame`` runs inside one of :data:`_LLVM_CALLBACKS` (or a function they
-    call)."""
+def _exception_lost_in(frame: FrameType | None) -> bool:
+    """Whether an exception raised in ``frame`` would be printed and dropped by Python
+    instead of reaching the command: ``frame`` runs inside one of :data:`_LLVM_CALLBACKS`
+    or inside a finalizer (``__del__``, which the collector runs at any allocation:
+    "Exception ignored in: <function ObjectRef.__del__ ...>" while numba compiles), or a
+    function they call."""
     while frame is not None:
         code = frame.f_code
+        if code.co_name == "__del__":
+            return True
         if code.co_name in _LLVM_CALLBACKS and code.co_filename.endswith(
                 os.path.join("llvmlite", "binding", "executionengine.py")):
             return True
@@ -103,10 +108,10 @@ def _send_interrupt_later() -> None:
 
 
 def _on_interrupt(signum: int, frame: FrameType | None) -> None:
-    """SIGINT handler of the console: a KeyboardInterrupt, as Python's own, except inside
-    a callback from LLVM, where it would be lost (the command went on compiling, then
+    """SIGINT handler of the console: a KeyboardInterrupt, as Python's own, except where
+    Python would drop it (:func:`_exception_lost_in`; the command went on compiling, then
     ran in full, after a Ctrl-C): there the interrupt comes again 50 ms later."""
-    if _in_llvm_callback(frame):
+    if _exception_lost_in(frame):
         _send_interrupt_later()
         return
     raise KeyboardInterrupt
@@ -120,8 +125,9 @@ def console(argv: list[str] | None = None) -> int:
     a second process meanwhile (:func:`simcoinche.commands.warmup.compile_beside`); a
     call of :func:`main` from Python spawns no process.
 
-    A Ctrl-C that arrives while LLVM calls back into Python (:func:`_on_interrupt`) is
-    delivered again 50 ms later instead of being lost.
+    A Ctrl-C that arrives where Python would drop the KeyboardInterrupt (a callback from
+    LLVM, a finalizer: :func:`_on_interrupt`) is delivered again 50 ms later instead of
+    being lost.
 
     Two settings of Python's cyclic garbage collector, for that process only (calling
     :func:`main` from Python leaves the collector alone):
