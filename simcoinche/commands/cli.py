@@ -76,12 +76,14 @@ _LLVM_CALLBACKS = frozenset({"_raw_object_cache_notify", "_raw_object_cache_getb
 def _exception_lost_in(frame: FrameType | None) -> bool:
     """Whether an exception raised in ``frame`` would be printed and dropped by Python
     instead of reaching the command: ``frame`` runs inside one of :data:`_LLVM_CALLBACKS`
-    or inside a finalizer (``__del__``, which the collector runs at any allocation:
-    "Exception ignored in: <function ObjectRef.__del__ ...>" while numba compiles), or a
-    function they call."""
+    or inside a finalizer (``__del__`` or a ``weakref.finalize`` callback, which the
+    collector runs at any allocation: "Exception ignored in: <function ObjectRef.__del__
+    ...>" while numba compiles), or a function they call."""
     while frame is not None:
         code = frame.f_code
-        if code.co_name == "__del__":
+        if code.co_name == "__del__" or (code.co_name == "__call__"
+                                         and code.co_filename.endswith("weakref.py")):
+            # A finalizer, or a weakref.finalize callback (numba's cleanups are some).
             return True
         if code.co_name in _LLVM_CALLBACKS and code.co_filename.endswith(
                 os.path.join("llvmlite", "binding", "executionengine.py")):
