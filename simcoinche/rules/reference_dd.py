@@ -2,7 +2,7 @@
 
 This is the oracle the double-dummy kernel (:mod:`simcoinche._kernels.dd`) is tested
 against on small endings. It tries every legal card of every seat, with no pruning and
-no table, using the reference engine's own rules (:func:`~simcoinche.rules.reference.legal_cards`,
+no table (the yes/no sweep question stops at the first card that settles it), using the reference engine's own rules (:func:`~simcoinche.rules.reference.legal_cards`,
 :func:`~simcoinche.rules.reference.trick_winner`, :func:`~simcoinche.rules.reference.card_points`).
 
 RULES.md, "Rulings on points the sources leave open": the double-dummy value is the card
@@ -91,22 +91,26 @@ def can_sweep(hands: Sequence[set[int]], leader: int, trick: Sequence[int], trum
     winning every trick left, the one in progress included; the other team tries to
     stop it (the sweeper's partner helps it)."""
     seat = (leader + len(trick)) % 4
-    outcomes = []
-    for card in sorted(legal_cards(hands[seat], trick, trump, profile)):
-        after = [set(h) for h in hands]
-        after[seat].remove(card)
-        played = [*trick, card]
-        if len(played) < 4:
-            outcomes.append(can_sweep(after, leader, played, trump, target, by_seat,
-                                      profile))
-            continue
-        winner = (leader + trick_winner(played, trump, profile)) % 4
-        took = winner == target if by_seat else winner % 2 == target % 2
-        if not took:
-            outcomes.append(False)
-        elif not any(after):
-            outcomes.append(True)
-        else:
-            outcomes.append(can_sweep(after, winner, [], trump, target, by_seat, profile))
-    # The sweeper's side needs one card that works; the other side one that stops it.
+    outcomes = (_sweeps_after(hands, leader, trick, trump, card, target, by_seat, profile)
+                for card in sorted(legal_cards(hands[seat], trick, trump, profile)))
+    # The sweeper's side needs one card that works; the other side one that stops it
+    # (``any`` and ``all`` stop at the first card that settles it).
     return any(outcomes) if seat % 2 == target % 2 else all(outcomes)
+
+
+def _sweeps_after(hands: Sequence[set[int]], leader: int, trick: Sequence[int], trump: int,
+                  card: int, target: int, by_seat: bool, profile: ProfileLike) -> bool:
+    """:func:`can_sweep` once the seat to play plays ``card``."""
+    seat = (leader + len(trick)) % 4
+    after = [set(h) for h in hands]
+    after[seat].remove(card)
+    played = [*trick, card]
+    if len(played) < 4:
+        return can_sweep(after, leader, played, trump, target, by_seat, profile)
+    winner = (leader + trick_winner(played, trump, profile)) % 4
+    took = winner == target if by_seat else winner % 2 == target % 2
+    if not took:
+        return False
+    if not any(after):
+        return True
+    return can_sweep(after, winner, [], trump, target, by_seat, profile)
