@@ -2,7 +2,8 @@
 
 This is the oracle the double-dummy kernel (:mod:`simcoinche._kernels.dd`) is tested
 against on small endings. It tries every legal card of every seat, with no pruning and
-no table (the yes/no sweep question stops at the first card that settles it), using the reference engine's own rules (:func:`~simcoinche.rules.reference.legal_cards`,
+no table (the yes/no sweep question stops at the first card that settles it), using
+the reference engine's own rules (:func:`~simcoinche.rules.reference.legal_cards`,
 :func:`~simcoinche.rules.reference.trick_winner`, :func:`~simcoinche.rules.reference.card_points`).
 
 RULES.md, "Rulings on points the sources leave open": the double-dummy value is the card
