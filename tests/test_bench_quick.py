@@ -26,7 +26,8 @@ def test_quick_benchmark_writes_every_section_and_the_table(tmp_path):
     figures = doc["figures"]
     for prefix in ("kernel.legal_mask", "reference.legal_mask", "donnes.random.t1",
                    "donnes.heuristic.t1", "reference.donnes.random", "e2e.random.t1",
-                   "e2e.heuristic.t1", "rss.heuristic", "start.cold.dd", "start.warm.dd",
+                   "e2e.heuristic.t1", "rss.heuristic", "start.cold.profiles",
+                   "start.warm.profiles",
                    "odds.in_process", "odds.cli_warm", "advise.odds_auction", "advise.advise",
                    "dask.local_cluster", "parties.heuristic", "ddsim.simulate", "pimc.w16",
                    "pimc.w32", "pimc.w64", "pimc.cards.together", "pimc.cards.in_full",
