@@ -258,9 +258,9 @@ def _startup_commands(tmp: Path) -> list[tuple[str, list[str]]]:
 def bench_startup(res: Results, quick: bool, tmp: Path) -> None:
     """Cold (empty numba cache) and warm start of every command, whole process (issue 24;
     ``--quick``: ``profiles`` only, a command with no kernel: the quick run checks the
-    harness, and the suite pays the cold starts of ``odds``, ``simulate`` and ``advise``
-    in ``tests/test_first_run``; ``dd``'s, timed here before, took 28 s of the suite's
-    quick run)."""
+    harness, and the suite pays the cold starts of ``odds`` and ``simulate`` in
+    ``tests/test_first_run``; ``dd``'s, timed here before, took 28 s of the suite's quick
+    run)."""
     cache = Path(tempfile.mkdtemp(prefix="numba-cache-", dir=tmp))
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
     # Python's own bytecode cache as on a user's machine: a sandbox's

@@ -43,9 +43,10 @@ def colver_answers(deals: list[tuple[int, int]], processes: int = 2) -> list[lis
     parts = [deals[p::processes] for p in range(processes)]
     procs = [subprocess.Popen([sys.executable, "-c", COLVER_CHILD, json.dumps(part)],
                               stdout=subprocess.PIPE, text=True) for part in parts]
-    results = [json.loads(p.communicate()[0]) for p in procs]
+    outputs = [p.communicate()[0] for p in procs]
     if any(p.returncode != 0 for p in procs):
-        raise RuntimeError("a colver child process failed")
+        raise RuntimeError("a colver child process failed (its error is above)")
+    results = [json.loads(out) for out in outputs]
     return [results[i % processes][i // processes] for i in range(len(deals))]
 
 

@@ -35,10 +35,9 @@ ENGINES: list[type] = [ReferenceEngine, KernelEngine]
 
 
 #: Test files started first, longest first (minutes each on a 2-core machine: cold
-#: commands in fresh processes, the solver against colver, the PIMC donnes); the others
-#: follow in file order.
-FIRST = ("test_first_run.py", "test_dd_colver.py", "test_pimc.py", "test_table.py",
-         "test_bidder.py", "test_dd_simulation.py")
+#: commands in fresh processes, the PIMC donnes); the others follow in file order.
+FIRST = ("test_first_run.py", "test_pimc.py", "test_table.py", "test_bidder.py",
+         "test_dd_simulation.py")
 #: Test files started last: the guide's examples and the quick benchmark run every
 #: command in fresh processes, so they find the kernels the other files compiled in the
 #: shared cache instead of compiling them while those files do too (the examples took
