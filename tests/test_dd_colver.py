@@ -29,16 +29,11 @@ import pytest
 from colver_dd_record import RECORD, colver_answers, seeded_deals
 
 from simcoinche.analysis import dd
+from simcoinche.players.peers import from_colver_card
 
-# colver's rank order within a suit is 7 8 9 J Q K T A; ours 7 8 9 T J Q K A.
-COLVER_RANK_TO_OURS = (0, 1, 2, 4, 5, 6, 3, 7)
 # The recorded deals colver solves again, live: every 19th (26 deals, 104 values; the
 # dealer i % 4 takes every seat).
 LIVE_SAMPLE = slice(7, None, 19)
-
-
-def colver_card_to_ours(c: int) -> int:
-    return (c // 8) * 8 + COLVER_RANK_TO_OURS[c % 8]
 
 
 def _record() -> dict:
@@ -74,7 +69,7 @@ def test_table_equals_colver_solve_all_suits_on_500_seeded_federal_deals():
     for i, deal in enumerate(deals):
         dealer, seed, colver_hands, suits = (deal["dealer"], deal["seed"], deal["hands"],
                                              deal["suits"])
-        hands = np.array([sum(1 << colver_card_to_ours(c) for c in h) for h in colver_hands],
+        hands = np.array([sum(1 << from_colver_card(c) for c in h) for h in colver_hands],
                          dtype=np.uint32)
         # One thread (the suite runs a test per core), two on every 10th deal: the values
         # do not depend on the threads.
