@@ -207,12 +207,25 @@ def test_a_helper_stopped_after_its_job_made_a_progress_bar_leaks_no_semaphore(t
     assert done.stderr == ""
 
 
+def _ctrl_c_here(seen: list[str]) -> None:
+    """A Ctrl-C arriving in the caller's frame: note whether the console's handler
+    deferred it or raised it."""
+    from simcoinche.commands import cli
+
+    try:
+        cli._on_interrupt(signal.SIGINT, sys._getframe())
+        seen.append("deferred")
+    except KeyboardInterrupt:
+        seen.append("raised")
+
+
 def test_a_ctrl_c_where_python_would_drop_it_comes_again_instead_of_being_lost(
         monkeypatch):
     # LLVM calls Python back while it compiles (llvmlite's object cache hooks); a
     # KeyboardInterrupt raised there is printed as "Exception ignored on calling ctypes
     # callback function" and lost: a cold simulate went on after a Ctrl-C and ran in full.
     import ctypes
+    import weakref
     from types import SimpleNamespace
 
     from llvmlite.binding.executionengine import ExecutionEngine
@@ -231,45 +244,28 @@ def test_a_ctrl_c_where_python_would_drop_it_comes_again_instead_of_being_lost(
 
         def _object_cache_notify(self, module, buf):
             # Python code LLVM's callback runs: a Ctrl-C arrives here.
-            try:
-                cli._on_interrupt(signal.SIGINT, sys._getframe())
-                seen.append("deferred")
-            except KeyboardInterrupt:
-                seen.append("raised")
+            _ctrl_c_here(seen)
 
     buf = ctypes.create_string_buffer(b"object code")
     data = SimpleNamespace(contents=SimpleNamespace(
         module_ptr=1, buf_ptr=ctypes.addressof(buf), buf_len=len(buf.value)))
     ExecutionEngine._raw_object_cache_notify(Engine(), data)
     assert seen == ["deferred"] and later == ["again"]
+
     # Inside a finalizer (the collector runs __del__ at any allocation; Python prints
     # "Exception ignored in ... __del__" and drops what it raises): deferred too.
     class Finalized:
         def __del__(self):
-            try:
-                cli._on_interrupt(signal.SIGINT, sys._getframe())
-                seen.append("deferred")
-            except KeyboardInterrupt:
-                seen.append("raised")
+            _ctrl_c_here(seen)
 
     Finalized()
-    assert seen == ["deferred", "deferred"] and later == ["again", "again"]
-
-    def cleanup():
-        try:
-            cli._on_interrupt(signal.SIGINT, sys._getframe())
-            seen.append("deferred")
-        except KeyboardInterrupt:
-            seen.append("raised")
-
-    import weakref
-
-    weakref.finalize(Engine(), cleanup)
+    assert seen == ["deferred"] * 2 and later == ["again"] * 2
+    # ... and inside a weakref.finalize callback (numba's cleanups are some).
+    weakref.finalize(Engine(), _ctrl_c_here, seen)
     assert seen == ["deferred"] * 3 and later == ["again"] * 3
     # Anywhere else: a KeyboardInterrupt at once, as Python's own handler raises.
-    with pytest.raises(KeyboardInterrupt):
-        cli._on_interrupt(signal.SIGINT, sys._getframe())
-    assert later == ["again"] * 3
+    _ctrl_c_here(seen)
+    assert seen[-1] == "raised" and later == ["again"] * 3
 
 
 def test_the_console_handles_ctrl_c_unless_it_is_ignored():
