@@ -1,9 +1,10 @@
-"""Two of numba's compile passes without their repeated work: same code, less time (issue 24).
+"""Three of numba's compile passes without their repeated work: same code, less time
+(issue 24).
 
-Both passes grow worse than linearly with the size of a function, and our dispatchers
+The three grow worse than linearly with the size of a function, and our dispatchers
 are large: every helper marked ``inline="always"`` is copied into each caller, so
 ``choose_card`` holds the whole heuristic player and ``choose_action`` the random player
-with its three auction checks. :func:`install` changes neither pass's result.
+with its three auction checks. :func:`install` changes no pass's result.
 
 **The inliner** (``InlineWorker`` in ``numba.core.inline_closurecall``):
 
@@ -31,15 +32,29 @@ afterwards, placed from the uses found in other blocks), so here such blocks are
 as they are; the blocks that mention it are rewritten by
 numba's own code, in the same order.
 
+**Type inference** (``numba.core.typeinfer``): numba propagates types in rounds until
+nothing changes, and every round resolves *every* call of the function again (an
+operator is a call), though most calls' argument types have not changed since the
+round before (its ``ConstraintNetwork`` says so in a to-do). A call on itself inside a
+function being compiled (``RecursiveCall``, the DD solver's ``_search``) is worse: each
+resolution types a copy of the whole function again, to learn its return type. Here a
+call constraint whose function type and argument types are those of its last successful
+resolution is not resolved again (:data:`CALLS_NOT_RESOLVED_AGAIN` counts them): its
+signature and its return type in the target variable are already those it would give.
+Not for calls that compile a callee (a dispatcher), nor for a return type numba may have
+unified with the target's own type (imprecise), nor for a recursive call unless the
+function's return type is locked by its signature and the call was typed with it.
+
 The IR is equivalent, statement for statement: only label numbers and the counters in
 the names of inlined variables can differ (a stored IR does not advance numba's label and
-identity counters again). The kernels compute the same: the row hashes, the parties
-hashes and the Parquet file of a cold ``simulate`` are unchanged (``benchmarks/README.md``,
-"Compile time, fifth cut").
+identity counters again). The types inferred are the same, variable for variable and
+call for call (``tests/test_faster_compile.py``). The kernels compute the same: the row
+hashes, the parties hashes and the Parquet file of a cold ``simulate`` are unchanged
+(``benchmarks/README.md``, "Compile time, fifth cut" and "twelfth cut").
 
-All three patched steps run inside numba's compiles, which hold its global compiler lock;
-the wrappers take that (re-entrant) lock themselves too, so their process-wide state is
-never touched by two threads at once.
+Every patched step runs inside numba's compiles, which hold its global compiler lock;
+the inliner's and SSA's wrappers take that (re-entrant) lock themselves too, so their
+process-wide state is never touched by two threads at once.
 
 They are written for numba 0.68 (:data:`NUMBA_SERIES`). On any other numba, or if these
 internals are missing, :func:`install` leaves numba as it is and :data:`NOT_INSTALLED`
@@ -51,6 +66,7 @@ the numba the tests run with.
 from __future__ import annotations
 
 import copy
+import itertools
 from collections import defaultdict
 
 #: The numba release series these patches were written and checked for.
@@ -63,6 +79,9 @@ NOT_INSTALLED = ""
 #: (function, SSA, the kinds of typing and target context, the compile options the
 #: untyped pipeline reads, the caller's locals).
 UNTYPED_IR: dict = {}
+
+#: Call constraints left as they were because their inputs had not changed (for tests).
+CALLS_NOT_RESOLVED_AGAIN = 0
 
 #: numba's own functions that :func:`install` wrapped or replaced, by name (for tests).
 NUMBA_ORIGINALS: dict = {}
@@ -112,7 +131,7 @@ def _names_by_label(blocks) -> dict:
 
 
 def install() -> None:
-    """Install the faster inliner and SSA reconstruction into numba.
+    """Install the faster inliner, SSA reconstruction and type inference into numba.
 
     Idempotent. Sets :data:`NOT_INSTALLED` instead of raising when numba's internals
     are not those this module was written for (then nothing is changed).
@@ -138,11 +157,18 @@ def install() -> None:
             raise AttributeError("inline_closurecall.copy is not the copy module")
         original_run_ssa = ssa._run_ssa
         original_rewrite = ssa._run_block_rewrite
+        from numba.core import typeinfer, types
+
+        original_resolve = typeinfer.CallConstraint.resolve
+        fold_arg_vars = typeinfer.fold_arg_vars
+        typeinfer.TypeInferer._get_return_vars  # noqa: B018  (read below)
+        types.RecursiveCall  # noqa: B018
     except (ImportError, AttributeError) as exc:
         NOT_INSTALLED = f"numba {numba.__version__} changed its compiler ({exc})"
         return
     NUMBA_ORIGINALS.update(inline_ir=original_inline_ir, run_untyped_passes=original_untyped,
-                           run_ssa=original_run_ssa, run_block_rewrite=original_rewrite)
+                           run_ssa=original_run_ssa, run_block_rewrite=original_rewrite,
+                           resolve=original_resolve)
     shared_copy = _SharedMemoCopy()
 
     def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
@@ -201,9 +227,55 @@ def install() -> None:
             finally:
                 in_progress.pop()
 
+    def call_inputs(constraint, typeinfer_, typevars, fnty):
+        """What a call constraint's resolution depends on, or None if it is not a
+        function of it alone (or cannot be resolved yet)."""
+        if isinstance(fnty, types.Dispatcher):
+            # Typing the call compiles the callee, which may be in progress.
+            return None
+        if isinstance(fnty, types.RecursiveCall):
+            # Typed from the partial types of the function in progress, which grow from
+            # one round to the next: a function of its inputs only when that function's
+            # return type is locked by its signature (then it is that type).
+            if typeinfer_.func_id.func is not fnty.dispatcher_type.dispatcher.py_func:
+                return None
+            returns = typeinfer_._get_return_vars()
+            if not returns or not all(typevars[v.name].locked for v in returns):
+                return None
+        folded = fold_arg_vars(typevars, constraint.args, constraint.vararg,
+                               constraint.kws)
+        if folded is None:
+            return None
+        pos_args, kw_args = folded
+        if not all(a.is_precise() for a in itertools.chain(pos_args, kw_args.values())):
+            return None
+        return fnty, tuple(pos_args), tuple(sorted(kw_args.items()))
+
+    def resolve_call_constraint(self, typeinfer_, typevars, fnty):
+        inputs = call_inputs(self, typeinfer_, typevars, fnty)
+        if inputs is not None and self.__dict__.get("_simcoinche_inputs") == inputs:
+            # Resolved with these very inputs in an earlier round: the same signature,
+            # and its types are already in the target's type variable.
+            global CALLS_NOT_RESOLVED_AGAIN
+            CALLS_NOT_RESOLVED_AGAIN += 1
+            return
+        self.__dict__.pop("_simcoinche_inputs", None)
+        original_resolve(self, typeinfer_, typevars, fnty)
+        if inputs is None:
+            return
+        sig = self.signature
+        if not sig.return_type.is_precise():
+            # numba may have unified it with the target's own type, which can change.
+            return
+        if isinstance(fnty, types.RecursiveCall) and sig.return_type != typevars[
+                typeinfer_._get_return_vars()[0].name].getone():
+            return
+        self._simcoinche_inputs = inputs
+
     icc.copy = shared_copy
     worker.inline_ir = inline_ir
     worker.run_untyped_passes = run_untyped_passes
     ssa._run_ssa = run_ssa
     ssa._run_block_rewrite = run_block_rewrite
+    typeinfer.CallConstraint.resolve = resolve_call_constraint
     worker._simcoinche_faster_compile = True
