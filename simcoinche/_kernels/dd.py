@@ -849,20 +849,31 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 v = 1 if nws == target else 0
             else:
                 v = 1 if (nws & 1) == (target & 1) else 0
-        elif mode == MODE_POINTS:
-            # The trick is complete: its points go to team 0 if seat ``nws`` is of it.
-            if (nws & 1) == 0:
-                v = tp + _search(W, nws, zero, zero, nws, zero, zero, capot_open, nrem,
-                                 rem_pts - p, a - tp, b - tp)
-            else:
-                v = _search(W, nws, zero, zero, nws, zero, zero, zero, nrem, rem_pts - p,
-                            a, b)
-        elif (nws == target) if mode == MODE_SEAT_SWEEP else ((nws & 1) == (target & 1)):
-            # The sweeper took this trick: it must take the rest too.
-            v = _search(W, nws, zero, zero, nws, zero, zero, zero, nrem, zero, a, b)
         else:
-            # The sweep failed.
-            v = 0
+            # The trick is complete and seat ``nws`` leads the next one. One call site
+            # for every case below: numba types a call on itself by typing a copy of
+            # the whole function again, once per site.
+            gain = zero
+            next_capot = zero
+            next_rem_pts = rem_pts - p
+            recurse = True
+            if mode == MODE_POINTS:
+                # Its points go to team 0 if seat ``nws`` is of it (and a capot stays
+                # possible only then).
+                if (nws & 1) == 0:
+                    gain = tp
+                    next_capot = capot_open
+            elif (nws == target) if mode == MODE_SEAT_SWEEP else (
+                    (nws & 1) == (target & 1)):
+                # The sweeper took this trick: it must take the rest too.
+                next_rem_pts = zero
+            else:
+                # The sweep failed.
+                recurse = False
+            v = zero
+            if recurse:
+                v = gain + _search(W, nws, zero, zero, nws, zero, zero, next_capot, nrem,
+                                   next_rem_pts, a - gain, b - gain)
         W[W_HANDS + seat] = hand
         if maximizing:
             if v > best:
