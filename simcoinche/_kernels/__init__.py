@@ -15,11 +15,11 @@ cache therefore lives in a directory keyed by a hash of every kernel source file
 (``$SIMCOINCHE_CACHE_DIR`` or ``~/.cache/simcoinche``, then ``numba/<hash>``): any change
 to any kernel starts from a fresh cache.
 
-Compile time: importing this package installs a faster numba inliner and SSA
-reconstruction (:mod:`.faster_compile`: the same code, built without numba's repeated
-copies and rewrites) before any kernel is compiled, and a lock across processes
-(:mod:`.compile_lock`): two processes that need the same kernel on a cold cache no longer
-both compile it; one does, the other waits and loads it.
+Compile time: importing this package installs a faster numba inliner, SSA
+reconstruction and type inference (:mod:`.faster_compile`: the same code, built without
+numba's repeated copies, rewrites and call resolutions) before any kernel is compiled,
+and a lock across processes (:mod:`.compile_lock`): two processes that need the same
+kernel on a cold cache no longer both compile it; one does, the other waits and loads it.
 """
 
 from __future__ import annotations
