@@ -268,6 +268,29 @@ def test_a_ctrl_c_where_python_would_drop_it_comes_again_instead_of_being_lost(
     assert seen[-1] == "raised" and later == ["again"] * 3
 
 
+def test_a_ctrl_c_in_llvmlites_binding_layer_comes_again_outside_it(monkeypatch):
+    # llvmlite's wrappers take over an LLVM object right after the C call that hands it
+    # over (ModuleRef.link_in): a KeyboardInterrupt in between left a wrapper that freed
+    # the module again when collected, and a Ctrl-C during a cold simulate ended in a
+    # segmentation fault after "simcoinche: interrupted" (seen 1 time in 10 under load).
+    import llvmlite.binding.module
+
+    from simcoinche.commands import cli
+
+    later: list[str] = []
+    monkeypatch.setattr(cli, "_send_interrupt_later", lambda: later.append("again"))
+    seen: list[str] = []
+    # Code that runs as a function of llvmlite's binding layer (its file is the frame's).
+    in_binding = compile("def link_in(seen):\n    ctrl_c_here(seen)\n",
+                         llvmlite.binding.module.__file__, "exec")
+    namespace: dict = {"ctrl_c_here": _ctrl_c_here}
+    exec(in_binding, namespace)
+    namespace["link_in"](seen)
+    assert seen == ["deferred"] and later == ["again"]
+    _ctrl_c_here(seen)
+    assert seen == ["deferred", "raised"] and later == ["again"]
+
+
 def test_the_console_handles_ctrl_c_unless_it_is_ignored():
     # A process started with SIGINT ignored (a background job) keeps ignoring it.
     code = ("import signal, sys\n"

@@ -67,26 +67,32 @@ def main(argv: list[str] | None = None) -> int:
     return int(status or 0)
 
 
-#: The Python functions LLVM calls back while it compiles (llvmlite's object cache
-#: hooks): an exception raised inside them is printed ("Exception ignored on calling
-#: ctypes callback function") and lost.
-_LLVM_CALLBACKS = frozenset({"_raw_object_cache_notify", "_raw_object_cache_getbuffer"})
+#: llvmlite's binding layer (its ctypes wrappers of LLVM's objects).
+_LLVMLITE_BINDING = os.path.join("llvmlite", "binding", "")
 
 
-def _exception_lost_in(frame: FrameType | None) -> bool:
-    """Whether an exception raised in ``frame`` would be printed and dropped by Python
-    instead of reaching the command: ``frame`` runs inside one of :data:`_LLVM_CALLBACKS`
-    or inside a finalizer (``__del__`` or a ``weakref.finalize`` callback, which the
-    collector runs at any allocation: "Exception ignored in: <function ObjectRef.__del__
-    ...>" while numba compiles), or a function they call."""
+def _not_interruptible(frame: FrameType | None) -> bool:
+    """Whether a KeyboardInterrupt raised in ``frame`` would be lost or would do harm:
+
+    - ``frame`` runs in llvmlite's binding layer, or a function it calls. LLVM calls
+      Python back there while it compiles (the object cache hooks), and an exception
+      raised in such a callback is printed ("Exception ignored on calling ctypes callback
+      function") and lost. And a wrapper there takes over an LLVM object right after the
+      C call that hands it over (``link_in`` marks the module LLVM has just freed as no
+      longer its own): interrupted in between, the wrapper frees the object again when
+      it is collected, and the process dies of a segmentation fault (seen on a Ctrl-C
+      during a cold ``simulate``);
+    - or inside a finalizer (``__del__`` or a ``weakref.finalize`` callback, which the
+      collector runs at any allocation: "Exception ignored in: <function
+      ObjectRef.__del__ ...>" while numba compiles), or a function it calls.
+    """
     while frame is not None:
         code = frame.f_code
         if code.co_name == "__del__" or (code.co_name == "__call__"
                                          and code.co_filename.endswith("weakref.py")):
             # A finalizer, or a weakref.finalize callback (numba's cleanups are some).
             return True
-        if code.co_name in _LLVM_CALLBACKS and code.co_filename.endswith(
-                os.path.join("llvmlite", "binding", "executionengine.py")):
+        if _LLVMLITE_BINDING in code.co_filename:
             return True
         frame = frame.f_back
     return False
@@ -111,9 +117,10 @@ def _send_interrupt_later() -> None:
 
 def _on_interrupt(signum: int, frame: FrameType | None) -> None:
     """SIGINT handler of the console: a KeyboardInterrupt, as Python's own, except where
-    Python would drop it (:func:`_exception_lost_in`; the command went on compiling, then
-    ran in full, after a Ctrl-C): there the interrupt comes again 50 ms later."""
-    if _exception_lost_in(frame):
+    Python would drop it or it would leave llvmlite's wrappers wrong
+    (:func:`_not_interruptible`; a command went on compiling and ran in full after a
+    Ctrl-C, or died of a segmentation fault): there the interrupt comes again 50 ms later."""
+    if _not_interruptible(frame):
         _send_interrupt_later()
         return
     raise KeyboardInterrupt
@@ -127,9 +134,9 @@ def console(argv: list[str] | None = None) -> int:
     a second process meanwhile (:func:`simcoinche.commands.warmup.compile_beside`); a
     call of :func:`main` from Python spawns no process.
 
-    A Ctrl-C that arrives where Python would drop the KeyboardInterrupt (a callback from
-    LLVM, a finalizer: :func:`_on_interrupt`) is delivered again 50 ms later instead of
-    being lost.
+    A Ctrl-C that arrives where Python would drop the KeyboardInterrupt or where it would
+    do harm (in llvmlite's binding layer, in a finalizer: :func:`_on_interrupt`) is
+    delivered again 50 ms later.
 
     Two settings of Python's cyclic garbage collector, for that process only (calling
     :func:`main` from Python leaves the collector alone):
