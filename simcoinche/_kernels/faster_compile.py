@@ -34,16 +34,18 @@ numba's own code, in the same order.
 
 **Type inference** (``numba.core.typeinfer``): numba propagates types in rounds until
 nothing changes, and every round resolves *every* call of the function again (an
-operator is a call), though most calls' argument types have not changed since the
-round before (its ``ConstraintNetwork`` says so in a to-do). A call on itself inside a
-function being compiled (``RecursiveCall``, the DD solver's ``_search``) is worse: each
-resolution types a copy of the whole function again, to learn its return type. Here a
-call constraint whose function type and argument types are those of its last successful
-resolution is not resolved again (:data:`CALLS_NOT_RESOLVED_AGAIN` counts them): its
-signature and its return type in the target variable are already those it would give.
-Not for calls that compile a callee (a dispatcher), nor for a return type numba may have
-unified with the target's own type (imprecise), nor for a recursive call unless the
-function's return type is locked by its signature and the call was typed with it.
+operator is a call), though most calls' inputs have not changed since the round before
+(its ``ConstraintNetwork`` says so in a to-do). A call of a function on itself inside its
+own compile (``RecursiveCall``, the DD solver's ``_search``) is worse: each resolution
+types a copy of the whole function again, to learn its return type. Here a call
+constraint is not resolved again while everything its resolution reads is as it was right
+after its last successful resolution (:data:`CALLS_NOT_RESOLVED_AGAIN` counts them): the
+function type (precise), the argument types (precise), the target variable's type (numba
+gives an imprecise return type the target's), and for a call of a function on itself
+(only where its return type is locked by its signature) the types of the values the
+function returns, from which that copy takes its return type. Its signature and the
+target's type are then those numba would find again. Not for a dispatcher's call, whose
+typing compiles the callee (which may be in progress).
 
 The IR is equivalent, statement for statement: only label numbers and the counters in
 the names of inlined variables can differ (a stored IR does not advance numba's label and
@@ -157,7 +159,7 @@ def install() -> None:
             raise AttributeError("inline_closurecall.copy is not the copy module")
         original_run_ssa = ssa._run_ssa
         original_rewrite = ssa._run_block_rewrite
-        from numba.core import typeinfer, types
+        from numba.core import ir, typeinfer, types
 
         original_resolve = typeinfer.CallConstraint.resolve
         fold_arg_vars = typeinfer.fold_arg_vars
@@ -227,21 +229,31 @@ def install() -> None:
             finally:
                 in_progress.pop()
 
+    def return_sources(typeinfer_) -> tuple:
+        """The variables a function returns, before the cast to its return type (the
+        blocks do not change while a function is typed: found once)."""
+        found = typeinfer_.__dict__.get("_simcoinche_return_sources")
+        if found is None:
+            found = []
+            for block in typeinfer_.blocks.values():
+                term = block.terminator
+                if not isinstance(term, ir.Return):
+                    continue
+                for stmt in block.body:
+                    if (isinstance(stmt, ir.Assign) and stmt.target.name == term.value.name
+                            and isinstance(stmt.value, ir.Expr) and stmt.value.op == "cast"):
+                        found.append(stmt.value.value.name)
+            found = typeinfer_._simcoinche_return_sources = tuple(found)
+        return found
+
     def call_inputs(constraint, typeinfer_, typevars, fnty):
-        """What a call constraint's resolution depends on, or None if it is not a
-        function of it alone (or cannot be resolved yet)."""
-        if isinstance(fnty, types.Dispatcher):
-            # Typing the call compiles the callee, which may be in progress.
+        """What a call constraint's resolution depends on, as it stands, or None if that
+        is not known (then it is resolved as numba does)."""
+        if isinstance(fnty, types.Dispatcher) or (isinstance(fnty, types.Type)
+                                                  and not fnty.is_precise()):
+            # Typing a dispatcher's call compiles the callee, which may be in progress;
+            # an imprecise function type can still change with its key unchanged.
             return None
-        if isinstance(fnty, types.RecursiveCall):
-            # Typed from the partial types of the function in progress, which grow from
-            # one round to the next: a function of its inputs only when that function's
-            # return type is locked by its signature (then it is that type).
-            if typeinfer_.func_id.func is not fnty.dispatcher_type.dispatcher.py_func:
-                return None
-            returns = typeinfer_._get_return_vars()
-            if not returns or not all(typevars[v.name].locked for v in returns):
-                return None
         folded = fold_arg_vars(typevars, constraint.args, constraint.vararg,
                                constraint.kws)
         if folded is None:
@@ -249,7 +261,23 @@ def install() -> None:
         pos_args, kw_args = folded
         if not all(a.is_precise() for a in itertools.chain(pos_args, kw_args.values())):
             return None
-        return fnty, tuple(pos_args), tuple(sorted(kw_args.items()))
+        # An imprecise return type is replaced by the target's own type.
+        inputs = (fnty, tuple(pos_args), tuple(sorted(kw_args.items())),
+                  typevars[constraint.target].type)
+        if isinstance(fnty, types.RecursiveCall):
+            # Typed from a copy of the function in progress, propagated without its calls
+            # on itself: its return type is that of the values the function returns,
+            # which grow from one round to the next. Only for a function calling itself
+            # with its return type locked by its signature.
+            if typeinfer_.func_id.func is not fnty.dispatcher_type.dispatcher.py_func:
+                return None
+            returns = typeinfer_._get_return_vars()
+            sources = return_sources(typeinfer_)
+            if (not returns or len(sources) != len(returns)
+                    or not all(typevars[v.name].locked for v in returns)):
+                return None
+            inputs += tuple(typevars[name].type for name in sources)
+        return inputs
 
     def resolve_call_constraint(self, typeinfer_, typevars, fnty):
         inputs = call_inputs(self, typeinfer_, typevars, fnty)
@@ -261,16 +289,9 @@ def install() -> None:
             return
         self.__dict__.pop("_simcoinche_inputs", None)
         original_resolve(self, typeinfer_, typevars, fnty)
-        if inputs is None:
-            return
-        sig = self.signature
-        if not sig.return_type.is_precise():
-            # numba may have unified it with the target's own type, which can change.
-            return
-        if isinstance(fnty, types.RecursiveCall) and sig.return_type != typevars[
-                typeinfer_._get_return_vars()[0].name].getone():
-            return
-        self._simcoinche_inputs = inputs
+        if inputs is not None:
+            # What the next round will compare: the same, with the target as it is now.
+            self._simcoinche_inputs = call_inputs(self, typeinfer_, typevars, fnty)
 
     icc.copy = shared_copy
     worker.inline_ir = inline_ir
