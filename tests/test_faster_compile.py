@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pytest
 from numba import njit, types
-from numba.core import inline_closurecall, ssa, typeinfer
+from numba.core import inline_closurecall, ir, ssa, typeinfer
 from numba.core.compiler import Flags, run_frontend
 from numba.core.inline_closurecall import InlineWorker
 from numba.core.registry import cpu_target
@@ -131,6 +131,38 @@ def test_a_stored_kernel_ir_equals_numbas_own_build() -> None:
     numbas = faster_compile.NUMBA_ORIGINALS["run_untyped_passes"](worker,
                                                                    popcount32.py_func)
     assert stored.equal_ir(numbas)
+
+
+def _calls_twice_plus(x):
+    return _twice_plus(x, 3) + 1
+
+
+def test_inline_ir_copies_the_inlined_ir_once_and_returns_no_second_copy(monkeypatch) -> None:
+    worker = InlineWorker(cpu_target.typing_context, cpu_target.target_context, {},
+                          object(), Flags())
+    callee_blocks = len(worker.run_untyped_passes(_twice_plus.py_func).blocks)
+    caller = run_frontend(_calls_twice_plus)
+    block, index = next(
+        (block, k) for block in caller.blocks.values() for k, stmt in enumerate(block.body)
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr)
+        and stmt.value.op == "call")
+    copied = []
+    real_deepcopy = copy.deepcopy
+
+    def counting_deepcopy(x, memo=None, _nil=[]):  # noqa: B006  (copy.deepcopy's own)
+        if isinstance(x, ir.Block):
+            copied.append(x)
+        return real_deepcopy(x, memo, _nil)
+
+    monkeypatch.setattr(copy, "deepcopy", counting_deepcopy)
+    unchanged, blocks, _, new_blocks = worker.inline_function(caller, block, index,
+                                                             _twice_plus.py_func)
+    monkeypatch.undo()
+    # numba copies the callee's blocks twice, the second time only to return them.
+    assert len(copied) == callee_blocks
+    assert unchanged is None
+    assert new_blocks and all(label in caller.blocks for label, _ in new_blocks)
+    assert all(label in caller.blocks for label in blocks)
 
 
 def test_functions_outside_the_kernels_are_built_at_every_site_as_numba_does() -> None:

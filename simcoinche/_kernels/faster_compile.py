@@ -13,6 +13,9 @@ with its three auction checks. :func:`install` changes no pass's result.
   (every variable of the function): blocks × variables per copy. Here the copies of one
   ``inline_ir`` call share one deep-copy memo (:class:`_SharedMemoCopy`): the scope is
   copied once per copy, and the copied blocks share it, as the blocks copied from do.
+* ``inline_ir`` then copies its copy again, only to return it as "the callee's IR,
+  unchanged"; numba's inlining passes, its only callers, discard it. Here that copy is
+  not made: the wrapper returns None in its place.
 * ``inline_function`` runs the untyped pipeline on the callee's bytecode at every call
   site, and that pipeline inlines the callee's own helpers again, recursively. Here the
   untyped IR of one of *our* kernels (a function of ``simcoinche._kernels``) is built
@@ -100,8 +103,16 @@ class _SharedMemoCopy:
 
     def __init__(self) -> None:
         self.memo: dict | None = None
+        # Blocks ``inline_ir`` still copies for the IR it inlines; then None again.
+        self.blocks_to_copy: int | None = None
 
     def deepcopy(self, x, memo=None):
+        if self.blocks_to_copy is not None:
+            if self.blocks_to_copy == 0:
+                # ``inline_ir``'s second copy, of the IR it has just copied, made only to
+                # be returned: the block itself (the wrapper returns None for that IR).
+                return x
+            self.blocks_to_copy -= 1
         if memo is None:
             memo = self.memo
         return copy.deepcopy(x, memo)
@@ -175,13 +186,18 @@ def install() -> None:
 
     def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
         with global_compiler_lock:
-            outer = shared_copy.memo
+            outer = (shared_copy.memo, shared_copy.blocks_to_copy)
             shared_copy.memo = {}
+            shared_copy.blocks_to_copy = len(callee_ir.blocks)
             try:
-                return original_inline_ir(self, caller_ir, block, i, callee_ir,
-                                          callee_freevars, arg_typs=arg_typs)
+                _, blocks, var_dict, new_blocks = original_inline_ir(
+                    self, caller_ir, block, i, callee_ir, callee_freevars,
+                    arg_typs=arg_typs)
             finally:
-                shared_copy.memo = outer
+                shared_copy.memo, shared_copy.blocks_to_copy = outer
+        # numba's first result is an unchanged copy of the callee's IR, which its callers
+        # (the inlining passes) discard: not made (None).
+        return None, blocks, var_dict, new_blocks
 
     def run_untyped_passes(self, func, enable_ssa=False):
         if not _is_kernel(func):
