@@ -291,6 +291,53 @@ def test_a_ctrl_c_in_llvmlites_binding_layer_comes_again_outside_it(monkeypatch)
     assert seen == ["deferred", "raised"] and later == ["again"]
 
 
+def test_a_ctrl_c_as_llvmlite_links_two_modules_leaves_its_wrappers_right(monkeypatch):
+    # link_modules: LLVM frees the source module in the C call, then the wrapper marks it
+    # as no longer its own. A KeyboardInterrupt in between left a wrapper that freed the
+    # module again when collected (a segmentation fault at exit).
+    import llvmlite.binding as llvm
+    from llvmlite.binding import ffi
+
+    from simcoinche.commands import cli
+
+    later: list[str] = []
+    monkeypatch.setattr(cli, "_send_interrupt_later", lambda: later.append("again"))
+    dst = llvm.parse_assembly("define i32 @f() {\n  ret i32 1\n}\n")
+    src = llvm.parse_assembly("define i32 @g() {\n  ret i32 2\n}\n")
+    link = ffi.lib.LLVMPY_LinkModules
+
+    def link_then_ctrl_c(*args):
+        err = link(*args)
+        # A Ctrl-C arriving as the C call returns: the console's handler runs here.
+        cli._on_interrupt(signal.SIGINT, sys._getframe())
+        return err
+
+    monkeypatch.setitem(ffi.lib._fntab, "LLVMPY_LinkModules", link_then_ctrl_c)
+    try:
+        dst.link_in(src)
+    except KeyboardInterrupt:
+        src.detach()  # (as link_modules would have: no second free in this process)
+        raise AssertionError("the interrupt was raised between LLVM's free and the "
+                             "wrapper's detach") from None
+    assert src.closed and later == ["again"]
+    assert dst.get_function("g").name == "g"
+
+
+def test_after_the_command_a_ctrl_c_is_ignored():
+    # An interrupt sent again by a timer that woke as the command ended, or a Ctrl-C
+    # during the exit, would only print a traceback.
+    code = ("import os, signal\n"
+            "from simcoinche.commands import cli\n"
+            "cli.main = lambda argv=None: 0\n"
+            "status = cli.console([])\n"
+            "os.kill(os.getpid(), signal.SIGINT)\n"
+            "print('after', status, repr(signal.getsignal(signal.SIGINT)))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, timeout=120, preexec_fn=default_sigint)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout == "after 0 <Handlers.SIG_IGN: 1>\n"
+
+
 def test_the_console_handles_ctrl_c_unless_it_is_ignored():
     # A process started with SIGINT ignored (a background job) keeps ignoring it.
     code = ("import signal, sys\n"

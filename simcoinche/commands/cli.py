@@ -67,10 +67,6 @@ def main(argv: list[str] | None = None) -> int:
     return int(status or 0)
 
 
-#: llvmlite's binding layer (its ctypes wrappers of LLVM's objects).
-_LLVMLITE_BINDING = os.path.join("llvmlite", "binding", "")
-
-
 def _not_interruptible(frame: FrameType | None) -> bool:
     """Whether a KeyboardInterrupt raised in ``frame`` would be lost or would do harm:
 
@@ -86,13 +82,16 @@ def _not_interruptible(frame: FrameType | None) -> bool:
       collector runs at any allocation: "Exception ignored in: <function
       ObjectRef.__del__ ...>" while numba compiles), or a function it calls.
     """
+    # llvmlite's binding layer (its ctypes wrappers of LLVM's objects), once imported.
+    binding = sys.modules.get("llvmlite.binding")
+    binding_dir = os.path.dirname(binding.__file__) + os.sep if binding else None
     while frame is not None:
         code = frame.f_code
         if code.co_name == "__del__" or (code.co_name == "__call__"
                                          and code.co_filename.endswith("weakref.py")):
             # A finalizer, or a weakref.finalize callback (numba's cleanups are some).
             return True
-        if _LLVMLITE_BINDING in code.co_filename:
+        if binding_dir is not None and code.co_filename.startswith(binding_dir):
             return True
         frame = frame.f_back
     return False
@@ -136,7 +135,8 @@ def console(argv: list[str] | None = None) -> int:
 
     A Ctrl-C that arrives where Python would drop the KeyboardInterrupt or where it would
     do harm (in llvmlite's binding layer, in a finalizer: :func:`_on_interrupt`) is
-    delivered again 50 ms later.
+    delivered again 50 ms later, unless the command has ended by then (once it has, a
+    Ctrl-C is ignored: the process is about to exit).
 
     Two settings of Python's cyclic garbage collector, for that process only (calling
     :func:`main` from Python leaves the collector alone):
@@ -160,7 +160,11 @@ def console(argv: list[str] | None = None) -> int:
     try:
         status = main(argv)
     finally:
-        # An interrupt sent again after the command ended would only print a traceback.
+        # The command has ended: an interrupt from now on, a deferred one sent again
+        # included (a timer already awake cannot be cancelled), would only print a
+        # traceback.
+        if signal.getsignal(signal.SIGINT) is _on_interrupt:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         for timer in _LATER:
             timer.cancel()
     gc.freeze()
