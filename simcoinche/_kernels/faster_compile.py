@@ -174,8 +174,7 @@ def install() -> None:
 
         original_resolve = typeinfer.CallConstraint.resolve
         fold_arg_vars = typeinfer.fold_arg_vars
-        typeinfer.TypeInferer._get_return_vars  # noqa: B018  (read below)
-        types.RecursiveCall  # noqa: B018
+        types.RecursiveCall  # noqa: B018  (read below)
     except (ImportError, AttributeError) as exc:
         NOT_INSTALLED = f"numba {numba.__version__} changed its compiler ({exc})"
         return
@@ -245,21 +244,27 @@ def install() -> None:
             finally:
                 in_progress.pop()
 
-    def return_sources(typeinfer_) -> tuple:
-        """The variables a function returns, before the cast to its return type (the
-        blocks do not change while a function is typed: found once)."""
-        found = typeinfer_.__dict__.get("_simcoinche_return_sources")
-        if found is None:
-            found = []
+    def returned(typeinfer_) -> tuple | None:
+        """``(return variable, the variable cast to it)`` for each ``return`` of the
+        function being typed, or None if one has no such cast. Found once per function:
+        its blocks do not change while it is typed."""
+        found = typeinfer_.__dict__.get("_simcoinche_returned", ())
+        if found == ():
+            pairs = []
             for block in typeinfer_.blocks.values():
                 term = block.terminator
                 if not isinstance(term, ir.Return):
                     continue
-                for stmt in block.body:
-                    if (isinstance(stmt, ir.Assign) and stmt.target.name == term.value.name
-                            and isinstance(stmt.value, ir.Expr) and stmt.value.op == "cast"):
-                        found.append(stmt.value.value.name)
-            found = typeinfer_._simcoinche_return_sources = tuple(found)
+                source = next((stmt.value.value.name for stmt in block.body
+                               if isinstance(stmt, ir.Assign)
+                               and stmt.target.name == term.value.name
+                               and isinstance(stmt.value, ir.Expr)
+                               and stmt.value.op == "cast"), None)
+                if source is None:
+                    pairs = None
+                    break
+                pairs.append((term.value.name, source))
+            found = typeinfer_._simcoinche_returned = tuple(pairs) if pairs else None
         return found
 
     def call_inputs(constraint, typeinfer_, typevars, fnty):
@@ -287,12 +292,10 @@ def install() -> None:
             # with its return type locked by its signature.
             if typeinfer_.func_id.func is not fnty.dispatcher_type.dispatcher.py_func:
                 return None
-            returns = typeinfer_._get_return_vars()
-            sources = return_sources(typeinfer_)
-            if (not returns or len(sources) != len(returns)
-                    or not all(typevars[v.name].locked for v in returns)):
+            pairs = returned(typeinfer_)
+            if pairs is None or not all(typevars[ret].locked for ret, _ in pairs):
                 return None
-            inputs += tuple(typevars[name].type for name in sources)
+            inputs += tuple(typevars[source].type for _, source in pairs)
         return inputs
 
     def resolve_call_constraint(self, typeinfer_, typevars, fnty):
@@ -306,7 +309,8 @@ def install() -> None:
         self.__dict__.pop("_simcoinche_inputs", None)
         original_resolve(self, typeinfer_, typevars, fnty)
         if inputs is not None:
-            # What the next round will compare: the same, with the target as it is now.
+            # What the next round will compare, read again: the resolution has typed the
+            # target, and may have refined other variables (an array's dtype).
             self._simcoinche_inputs = call_inputs(self, typeinfer_, typevars, fnty)
 
     icc.copy = shared_copy
