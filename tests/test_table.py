@@ -39,6 +39,7 @@ from simcoinche.players.table import IllegalPlayerAction, SeatView, Table, play_
 from simcoinche.rules import reference as ref
 from simcoinche.rules.cards import from_mask
 from simcoinche.rules.profiles import PROFILES, get_profile
+from simcoinche.runs.simulation import think_arg
 
 PAIRS = [("heuristic", "heuristic"), ("heuristic", "random"), ("random", "heuristic")]
 N_DIFF = 400
@@ -100,13 +101,46 @@ def test_sequencer_with_a_pimc_player_equals_run_batch_bit_for_bit(kinds, bid_wo
     over = tuple({"worlds": 2.0, "bid_worlds": float(bid_worlds)} if k == "pimc" else {}
                  for k in kinds)
     codes, params = _team_arrays(kinds, over)
-    think = np.int64(PIMC_TT_LOG2)
+    # The think spec: the solver's table, and the thinking bidder only where one thinks.
+    think = think_arg(codes, params)
+    assert think == ((PIMC_TT_LOG2, True) if bid_worlds else PIMC_TT_LOG2)
     key = np.uint64(seed_key(np.uint64(8)))
     want = _batch(key, 0, N_PIMC, codes, params, prof, think)
     got = play_donnes(Table(prof, codes, params, think=think), key, 0, N_PIMC, record=True)
     for w, g in zip(want, got, strict=True):
         assert np.array_equal(w, g)
     assert (want[0][O_PASSED] == 0).sum() > N_PIMC // 2
+
+
+def test_a_pimc_player_thinking_at_the_auction_in_a_run_compiled_without_its_thinker_is_a_fault():
+    # "Nothing fails silently": with the think spec of card play only, the thinking bidder
+    # is not compiled in; a PIMC player whose bid_worlds is positive then makes an illegal
+    # call, counted as a fault of its seats, never a call of the tables in its place.
+    prof = get_profile("federal").packed
+    codes, params = _team_arrays(("pimc", "heuristic"),
+                                 ({"worlds": 2.0, "bid_worlds": 8.0}, {}))
+    n = 4
+    out = np.zeros((N_OUT, n + 1), dtype=np.int32)[:, :n]
+    faults = np.zeros(n, dtype=np.int32)
+    run_batch(np.uint64(seed_key(np.uint64(8))), np.int64(0), np.int64(n), np.int64(0),
+              np.int64(n), -1, Players(codes, params, kinds_of(codes)), prof, True,
+              Outputs(out, np.zeros((n, MAX_ACTIONS), dtype=np.uint8),
+                      np.zeros(n, dtype=np.int16), np.zeros((n, 32), dtype=np.uint8),
+                      faults), np.int64(PIMC_TT_LOG2))
+    # Every donne: team 0 (seats 0 and 2) speaks, and its first call is refused.
+    called = (faults >> 4) & 0xF
+    assert (faults >> 8 >= 1).all() and ((called & 0b1010) == 0).all()
+    assert ((called & 0b0101) != 0).all()
+
+
+def test_think_arg_compiles_the_thinking_bidder_in_only_where_a_pimc_player_thinks():
+    plain = _team_arrays(("pimc", "heuristic"))
+    thinking = _team_arrays(("heuristic", "pimc"), ({}, {"bid_worlds": 4.0}))
+    assert think_arg(*_team_arrays(("heuristic", "random"))) is None
+    assert think_arg(*plain) == PIMC_TT_LOG2 and isinstance(think_arg(*plain), np.int64)
+    assert think_arg(*thinking) == (PIMC_TT_LOG2, True)
+    # A run with no auction (odds, advise) plays cards only.
+    assert think_arg(thinking[0]) == PIMC_TT_LOG2
 
 
 def test_sequencer_with_changed_parameters_equals_run_batch():

@@ -18,18 +18,20 @@ def test_warmup_runs_a_commands_work_in_a_worker_process_and_times_it():
 def test_warmup_covers_every_command_that_compiles_kernels():
     names = {n for n, _ in W.COMMANDS}
     assert names == {"simulate", "odds", "advise", "parties", "match", "dd"}
-    assert {n for n, _ in W.SLOW_COMMANDS} == {"simulate with pimc"}
+    assert {n for n, _ in W.SLOW_COMMANDS} == {"simulate with pimc",
+                                               "simulate with pimc and its thinking bidder"}
 
 
-def test_warmup_all_starts_the_longest_job_the_pimc_player_first(monkeypatch, capsys):
+def test_warmup_all_starts_the_longest_jobs_the_pimc_players_first(monkeypatch, capsys):
     started = []
     monkeypatch.setattr(W, "warmup", lambda names, jobs, progress: started.append(names)
                         or dict.fromkeys(names, 1.0))
     assert cli.main(["warmup", "--all", "--jobs", "2", "--no-progress"]) == 0
     assert cli.main(["warmup", "--jobs", "2", "--no-progress"]) == 0
     commands = [n for n, _ in W.COMMANDS]
-    assert started == [["simulate with pimc", *commands], commands]
-    assert "warmed 7 commands" in capsys.readouterr().out
+    assert started == [["simulate with pimc and its thinking bidder", "simulate with pimc",
+                        *commands], commands]
+    assert "warmed 8 commands" in capsys.readouterr().out
 
 
 def test_a_failed_job_is_named(monkeypatch):

@@ -33,7 +33,7 @@ players    :class:`.donne.Players`   ``codes`` int32[2] (player kind per team,
                                      :data:`.kinds.NO_KINDS`)
 prof       int32[PROFILE_LEN]        packed profile
 out        int32[PC_LEN, n]          results, one column per row (offsets PC_* in .layout)
-think      None or int64             PIMC players' solver table (see ``run_batch``)
+think      None, int64 or pair       PIMC players' think spec (see ``run_batch``)
 =========  ========================  ==================================================
 
 :class:`Contracts` fields: ``dealer`` dealer seat (seat ``dealer + 1`` leads);
@@ -162,9 +162,11 @@ def run_batch(run_key, start, n, first_block, end_block, fixed_dealer, players, 
         ``auc`` uint8[n, MAX_ACTIONS], ``auc_len`` int16[n], ``play_rec`` uint8[n, 32]
         (``[0, MAX_ACTIONS]``, ``[0]``, ``[0, 32]`` without recording); ``faults``
         int32[n] (the decisions replaced per row, ``F_*`` of :mod:`.layout`).
-    think : None or int64
-        None when no team is a PIMC player; otherwise log2 of the table slots of the
-        double-dummy solver each block gets (:func:`.thinking.think_scratch`).
+    think : None, int64 or (int64, bool)
+        The think spec (:mod:`.thinking`): None when no team is a PIMC player; otherwise
+        log2 of the table slots of the double-dummy solver each block gets
+        (:func:`.thinking.think_scratch`), paired with True when a PIMC player thinks at
+        the auction (the thinking bidder is compiled in only then).
     """
     # The row columns as a strided view whatever the caller passes (a run's chunk of its
     # buffer is one; a whole array is contiguous): the block and donne kernels below then

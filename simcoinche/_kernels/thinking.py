@@ -1,14 +1,21 @@
 """Dispatch from the donne kernels to the thinking players, compiled only where one may sit.
 
 The donne kernels (:mod:`.donne`, :mod:`.batch`, :mod:`.partie`) take a ``think``
-argument: ``None`` in runs without a PIMC player, or the log2 (``int64``) of the slots of
-the double-dummy table each thread's PIMC player gets. The functions below are chosen by
-the argument's *type* when numba compiles the caller: with ``None`` they compile to
-nothing, so the usual runs neither compile nor carry the solver (:mod:`.pimc`, imported
-only when a thinking player is compiled in); otherwise they make the per-block scratch
-— the pair ``(Think, BidThink)`` — and ask :func:`.pimc.pimc_card` for a card, or the
-thinking bidder (:func:`.think_bid.think_action`) for the call of a PIMC player that
-thinks at the auction (``bid_worlds`` > 0).
+argument, the *think spec*, whose type decides what they compile:
+
+- ``None``: no PIMC player sits; the functions below compile to nothing, so the usual
+  runs neither compile nor carry the solver (:mod:`.pimc`, imported only when a thinking
+  player is compiled in);
+- an ``int64`` ``L``: PIMC players sit, none thinks at the auction (every ``bid_worlds``
+  is 0, the default): the per-block scratch is the pair ``(Think, None)``, a
+  :class:`.pimc.Think` with ``2**L`` table slots, and the thinking bidder is not
+  compiled (it was about a third of a PIMC seat's cold compile: benchmarks/README.md,
+  "Compile time, thirteenth cut");
+- the pair ``(L, True)`` (``Tuple(int64, bool)``): a PIMC player thinks at the auction
+  (``bid_worlds`` > 0): the scratch is ``(Think, BidThink)`` and the thinking bidder
+  (:func:`.think_bid.think_action`) gives such a player's calls.
+
+:func:`simcoinche.runs.simulation.think_arg` makes the spec from the seated players.
 
 The thinking bidder plays donnes out with :mod:`.donne`, which dispatches through this
 module: importing it here would close a circle. It registers its two entry points
@@ -21,10 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 from numba import types
 from numba.extending import overload
 
-from simcoinche._kernels.players import PM_BID_WORLDS
+from simcoinche._kernels.players import PM_BID_WORLDS, illegal_action
 
 #: The thinking bidder's ``new_bid_think`` and ``think_action`` (:mod:`.think_bid`).
 _BID_THINKER: dict[str, Callable] = {}
@@ -43,15 +51,23 @@ def _bid_thinker(name: str) -> Callable:
     return _BID_THINKER[name]
 
 
+def _thinks_at_the_auction(spec) -> bool:
+    """Whether the think spec ``spec`` (not None) is the pair ``(L, True)``."""
+    return isinstance(spec, tuple)
+
+
 def think_scratch(spec):
-    """Per-block scratch of the thinking players: ``None`` for ``spec`` None, else the
-    pair of a :class:`.pimc.Think` with ``2**spec`` table slots and a
-    :class:`.think_bid.BidThink`."""
+    """Per-block scratch of the thinking players for the think spec ``spec`` (module
+    docstring): ``None`` for None; else the pair of a :class:`.pimc.Think` with ``2**L``
+    table slots and, when a PIMC player thinks at the auction, a
+    :class:`.think_bid.BidThink` (else None)."""
     if spec is None:
         return None
     from simcoinche._kernels.pimc import new_think
 
-    return new_think(spec), _bid_thinker("new")()
+    if _thinks_at_the_auction(spec):
+        return new_think(np.int64(spec[0])), _bid_thinker("new")()
+    return new_think(np.int64(spec)), None
 
 
 @overload(think_scratch)
@@ -60,8 +76,12 @@ def _think_scratch_nb(spec):
         return lambda spec: None
     from simcoinche._kernels.pimc import new_think
 
-    new_bid = _bid_thinker("new")
-    return lambda spec: (new_think(spec), new_bid())
+    if isinstance(spec, types.BaseTuple):
+        # A PIMC player thinks at the auction: the thinking bidder's scratch too.
+        new_bid = _bid_thinker("new")
+        return lambda spec: (new_think(spec[0]), new_bid())
+    # Card play only: the thinking bidder is neither made nor compiled.
+    return lambda spec: (new_think(spec), None)
 
 
 def think_card(T, hand, legal, trick, n, info, params, row, prof, st):
@@ -88,10 +108,15 @@ def think_bid(T, hand, astate, actions, n_actions, dealer, params, row, prof, st
     """The thinking bidder's call (:func:`.think_bid.think_action`) when there is a
     thinking scratch (``T`` not None) and the player's ``bid_worlds`` (offset
     ``PM_BID_WORLDS``) is positive; else ``-1``: the caller asks the player's own bidder.
-    ``in_partie`` as :func:`.score_bid.bid_call` (None: the thinker's own fitted call is
-    never score-aware, and the score-aware bidder is not compiled in)."""
+    A player with ``bid_worlds`` > 0 under a scratch made without the thinking bidder
+    (think spec ``L``, not ``(L, True)``) gets an illegal call, which the run counts as a
+    fault: it never bids with the tables instead. ``in_partie`` as
+    :func:`.score_bid.bid_call` (None: the thinker's own fitted call is never
+    score-aware, and the score-aware bidder is not compiled in)."""
     if T is None or params[row, PM_BID_WORLDS] <= 0:
         return -1
+    if T[1] is None:
+        return illegal_action(astate)
     return _bid_thinker("action")(T[1], hand, astate, actions, n_actions, dealer, params,
                                   row, prof, st, in_partie)
 
@@ -102,6 +127,17 @@ def _think_bid_nb(T, hand, astate, actions, n_actions, dealer, params, row, prof
     if isinstance(T, types.NoneType):
         return (lambda T, hand, astate, actions, n_actions, dealer, params, row, prof, st,
                 in_partie: -1)
+    if isinstance(T[1], types.NoneType):
+        # Scratch without the thinking bidder (it is not compiled in).
+        def card_play_only(T, hand, astate, actions, n_actions, dealer, params, row, prof,
+                           st, in_partie):
+            if params[row, PM_BID_WORLDS] <= 0:
+                return -1
+            # A player that should think at the auction, in a run that did not compile
+            # the thinker in: an illegal call, counted as a fault.
+            return illegal_action(astate)
+
+        return card_play_only
     action = _bid_thinker("action")
 
     def impl(T, hand, astate, actions, n_actions, dealer, params, row, prof, st,

@@ -6,8 +6,10 @@ therefore pays its own compilation on its first use. ``warmup`` pays them all at
 in parallel processes (one per core by default), each running one command's work on a
 tiny input through the Python API — the same kernels with the same argument types as the
 real command, so the real command finds them in the cache. A progress bar counts the
-commands done; each one's time is printed. With ``--all`` the PIMC player's kernels (its
-card play and its thinking bidder, minutes to compile) are included.
+commands done; each one's time is printed. With ``--all`` the PIMC player's kernels are
+included, minutes to compile: its card play (the default player), and its card play with
+its thinking bidder (``bid_worlds`` > 0, compiled separately:
+:mod:`simcoinche._kernels.thinking`).
 """
 
 from __future__ import annotations
@@ -74,6 +76,10 @@ def _dd() -> None:
 
 
 def _pimc() -> None:
+    _simulate("pimc:worlds=2,heuristic")
+
+
+def _pimc_thinking_at_the_auction() -> None:
     _simulate("pimc:worlds=2,bid_worlds=2,heuristic")
 
 
@@ -83,15 +89,20 @@ COMMANDS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("match", _match), ("dd", _dd),
 )
 #: What ``--all`` adds.
-SLOW_COMMANDS: tuple[tuple[str, Callable[[], None]], ...] = (("simulate with pimc", _pimc),)
+SLOW_COMMANDS: tuple[tuple[str, Callable[[], None]], ...] = (
+    ("simulate with pimc and its thinking bidder", _pimc_thinking_at_the_auction),
+    ("simulate with pimc", _pimc),
+)
 
 
 def warmup_order(everything: bool) -> list[str]:
     """The jobs warmed, in the order they are started: with ``everything`` (``--all``) the
-    PIMC player's first, since it is the longest by far (117 of the 228 s of a cold
-    ``warmup --all`` on 2 cores, 2026-12-04, ``benchmarks/results/suite-compile-2026-12-04``):
-    started last, it ran alone while the other processes idled; started first, the other
-    commands share the other processes meanwhile."""
+    PIMC player's first, the one with its thinking bidder before the other, since they
+    are the longest by far (the PIMC player with its thinking bidder took 117 of the 228 s
+    of a cold ``warmup --all`` on 2 cores, 2026-12-04,
+    ``benchmarks/results/suite-compile-2026-12-04``): started last, such a job ran alone
+    while the other processes idled; started first, the other commands share the other
+    processes meanwhile."""
     return [n for n, _ in (SLOW_COMMANDS if everything else ()) + COMMANDS]
 
 

@@ -217,13 +217,14 @@ class Table:
         Parameter row per team (the kernel players').
     python : pair of SeatPlayer or None
         The Python player of each team (``None``: the kernel player ``codes[t]``).
-    think : int or None
-        The kernels' ``think`` argument (:mod:`simcoinche._kernels.thinking`): None when
-        no kernel team is a PIMC player, else the log2 of its solver table
-        (``_RunPlan.think``). The scratch is made once per table (``run_batch`` makes one
-        per block, of one donne with a PIMC player); the PIMC player's card does not
-        depend on what the scratch held before (its solver stamps each solve), which the
-        differential test checks.
+    think : int, (int, True) or None
+        The kernels' ``think`` argument, the think spec of
+        :mod:`simcoinche._kernels.thinking`: None when no kernel team is a PIMC player,
+        else the log2 of its solver table, paired with True when one thinks at the auction
+        (``_RunPlan.think``, :func:`simcoinche.runs.simulation.think_arg`). The scratch
+        is made once per table (``run_batch`` makes one per block, of one donne with a
+        PIMC player); the PIMC player's card does not depend on what the scratch held
+        before (its solver stamps each solve), which the differential test checks.
     kinds : Kinds or None
         The optional player kinds the kernels compile (:mod:`simcoinche._kernels.kinds`);
         None: those of ``codes`` (:func:`~simcoinche._kernels.kinds.kinds_of`).
@@ -231,7 +232,8 @@ class Table:
 
     def __init__(self, prof: np.ndarray, codes: np.ndarray, params: np.ndarray,
                  python: tuple[SeatPlayer | None, SeatPlayer | None] = (None, None),
-                 think: int | None = None, kinds: Kinds | None = None) -> None:
+                 think: int | tuple[int, bool] | None = None,
+                 kinds: Kinds | None = None) -> None:
         # Read-only, as Profile.packed is (a worker process receives a writable copy): the
         # kernels then compile one machine code for every caller.
         self.prof = np.array(prof, dtype=np.int32)
@@ -241,7 +243,7 @@ class Table:
         self.players = Players(self.codes, self.params,
                                kinds_of(self.codes) if kinds is None else kinds)
         self.python = tuple(python)
-        self.think = None if think is None else think_scratch(np.int64(think))
+        self.think = None if think is None else think_scratch(think)
         #: Time the kernel players of each team spent deciding (their calls from here).
         self.timing = [Timing(), Timing()]
         # Scratch arrays, as run_batch allocates them once per block.

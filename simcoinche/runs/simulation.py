@@ -39,7 +39,7 @@ from simcoinche._kernels.donne import (
     Players,
 )
 from simcoinche._kernels.kinds import kinds_of
-from simcoinche._kernels.players import PLAYER_PIMC
+from simcoinche._kernels.players import PLAYER_PIMC, PM_BID_WORLDS
 from simcoinche._kernels.rng import seed_key
 from simcoinche._kernels.thinking import think_block
 from simcoinche._version import RULES_VERSION, __version__
@@ -180,16 +180,30 @@ def team_players(players: Any, params: Sequence[Mapping[str, float] | None] | No
     return kinds, np.array([kinds[0].code, kinds[1].code], dtype=np.int32), rows
 
 
-def think_arg(codes: np.ndarray) -> np.int64 | None:
-    """The donne kernels' ``think`` argument for the team codes ``codes``: None unless a
-    team is a PIMC player, then the log2 of its per-thread solver table
-    (:mod:`simcoinche._kernels.thinking`)."""
-    if PLAYER_PIMC in np.asarray(codes).tolist():
-        # Imported here: the solver compiles when imported (its search has a signature),
-        # which only runs with a thinking player should pay.
-        from simcoinche._kernels.pimc import PIMC_TT_LOG2
-        return np.int64(PIMC_TT_LOG2)
-    return None
+def think_arg(codes: np.ndarray,
+              bid_params: np.ndarray | None = None) -> np.int64 | tuple[np.int64, bool] | None:
+    """The donne kernels' ``think`` argument, the think spec of
+    :mod:`simcoinche._kernels.thinking`, for the team codes ``codes``.
+
+    None unless a team is a PIMC player; then the log2 ``L`` of its per-thread solver
+    table, or the pair ``(L, True)`` when such a team thinks at the auction (its
+    ``bid_worlds``, read in ``bid_params``, the teams' parameter rows, is positive): only
+    then are the thinking bidder's kernels compiled in. ``bid_params`` None: a run that
+    plays given contracts, with no auction (``odds``, ``advise``).
+    """
+    codes = np.asarray(codes).tolist()
+    if PLAYER_PIMC not in codes:
+        return None
+    # Imported here: the solver compiles when imported (its search has a signature),
+    # which only runs with a thinking player should pay.
+    from simcoinche._kernels.pimc import PIMC_TT_LOG2
+
+    log2 = np.int64(PIMC_TT_LOG2)
+    if bid_params is not None and any(
+            code == PLAYER_PIMC and bid_params[team, PM_BID_WORLDS] > 0
+            for team, code in enumerate(codes)):
+        return log2, True
+    return log2
 
 
 def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> Path:
@@ -237,9 +251,9 @@ class _RunPlan:
         return [run_batch]
 
     @property
-    def think(self) -> np.int64 | None:
+    def think(self) -> np.int64 | tuple[np.int64, bool] | None:
         """The kernels' ``think`` argument (:func:`think_arg`)."""
-        return think_arg(self.codes)
+        return think_arg(self.codes, self.params)
 
     def base_metadata(self) -> dict[str, Any]:
         """The metadata every run stores (the subclass adds its own)."""
