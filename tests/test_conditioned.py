@@ -17,10 +17,18 @@ from test_sampler import brute_force_deals, chi2, chi2_critical
 
 from simcoinche import odds
 from simcoinche._kernels.auction import AUCTION_STATE_LEN, auction_apply, auction_start
-from simcoinche._kernels.auction_filter import STREAM_FILTER, auction_view
-from simcoinche._kernels.donne import MAX_ACTIONS
+from simcoinche._kernels.auction_filter import (
+    STREAM_FILTER,
+    FilterOutputs,
+    auction_view,
+    filter_deals,
+)
+from simcoinche._kernels.donne import MAX_ACTIONS, Players
 from simcoinche._kernels.heuristic import heuristic_action
+from simcoinche._kernels.kinds import NO_KINDS, kinds_of
+from simcoinche._kernels.layout import F_CALL
 from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
+from simcoinche._kernels.sampler import DealPool
 from simcoinche.analysis.conditioned import draw_kept, parse_auction
 from simcoinche.analysis.hand_odds import deals
 from simcoinche.commands.cli import main
@@ -188,6 +196,33 @@ def test_kept_deals_do_not_depend_on_threads_or_chunks():
     few = draw_kept(d, observed, 150, 5, prof, codes, rows, progress=False)
     assert np.array_equal(one.hands, two.hands) and one.draws == two.draws
     assert np.array_equal(few.hands, one.hands[:150])
+
+
+def test_a_model_kind_left_out_of_the_filter_is_a_fault_on_every_deal_not_replaced():
+    # The filter compiles only the optional kinds its Players carry (the facade gives
+    # kinds_of(codes)). Club models under NO_KINDS (a facade bug) cannot bid: every
+    # deal records their calls as replaced, which the facade refuses; with their kinds,
+    # none is.
+    prof = get_profile("federal")
+    observed = parse_auction("pass 80H", prof, seat=2)
+    d = deals(HAND, seat=2)
+    codes, rows = _model()
+    n = 64
+    for kinds, refused in ((NO_KINDS, True), (kinds_of(codes), False)):
+        outs = FilterOutputs(np.zeros((n, 4), np.uint32), np.zeros((n, 4), np.uint32),
+                             np.zeros(n, np.uint8), np.full(n, -1, np.int32))
+        filter_deals(np.uint64(seed_key(np.uint64(3))), np.int64(0), np.int64(n),
+                     (np.int64(0), np.int64(1)),
+                     DealPool(d.known, d.free, d.seats, d.caps, d.table, d.cum, d.pick),
+                     np.int64(observed.dealer), observed.array(),
+                     np.int64(len(observed.codes)), np.int64(0xF & ~(1 << 2)),
+                     Players(codes, rows, kinds), prof.packed, outs)
+        # The first speaker is modelled (not the player's seat 2): asked on every deal.
+        if refused:
+            assert np.all((outs.faults & (F_CALL << observed.speaker(0))) != 0)
+        else:
+            assert np.all(outs.faults == 0)
+            assert outs.keep.any()
 
 
 def test_auction_changes_the_odds_the_expected_way():

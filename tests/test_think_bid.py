@@ -23,6 +23,8 @@ from simcoinche._kernels.auction import (
 )
 from simcoinche._kernels.auction_filter import replay_matches
 from simcoinche._kernels.bidder import fitted_action
+from simcoinche._kernels.donne import Players
+from simcoinche._kernels.kinds import NO_KINDS
 from simcoinche._kernels.layout import P_AUCTION_CARDS
 from simcoinche._kernels.players import (
     ACT_BID_BASE,
@@ -135,8 +137,8 @@ def test_every_world_that_fits_replays_the_auction_exactly_with_no_slack():
             modelled = 0xF & ~(1 << seat)
             checked += 1
             if replay_matches(B.views[w].copy(), np.int64(dealer), acts, np.int64(k),
-                              np.int64(modelled), codes, params, prof, st, astate,
-                              actions, fault):
+                              np.int64(modelled), Players(codes, params, NO_KINDS), prof,
+                              st, astate, actions, fault):
                 replayed += 1
                 # The auction state stored for the world is the one after the calls.
                 assert np.array_equal(B.base[w], astate)

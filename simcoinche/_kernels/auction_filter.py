@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simcoinche._kernels.auction import (
     A_BIDDER,
@@ -53,7 +53,6 @@ from simcoinche._kernels.auction import (
     auction_start,
 )
 from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
-from simcoinche._kernels.kinds import ALL_KINDS
 from simcoinche._kernels.layout import F_CALL, F_ONE, P_AUCTION_CARDS
 from simcoinche._kernels.rng import (
     RNG_STATE_LEN,
@@ -103,23 +102,26 @@ def auction_view(hand, n_cards, st):
 
 
 @njit(cache=True)
-def model_action(code, hand, astate, actions, n_actions, params, row, prof, st, fault):
+def model_action(players, team, hand, astate, actions, n_actions, prof, st, fault):
     """The model bidder's action, as :func:`.donne.play_one` takes it.
 
-    :func:`.donne.choose_action` (the simulator's dispatch to the player kernels) for a
-    player of kind ``code`` holding ``hand`` (``uint32``) with the public auction
-    (``astate``, the first ``n_actions`` codes of ``actions``); an illegal answer is
-    replaced by a pass, as ``play_one`` does, and recorded in ``fault[0]`` (``int32[1]``,
-    the ``F_*`` word of :mod:`.layout`). Compiled once (not inlined) and shared by the
-    filter and the continuation: their cost is the bidders' own evaluation.
+    :func:`.donne.choose_action` (the simulator's dispatch to the player kernels) for
+    team ``team``'s player of ``players`` (a :class:`.donne.Players`: its code, its
+    parameter row ``team``, and the optional kinds compiled in, ``players.kinds``)
+    holding ``hand`` (``uint32``) with the public auction (``astate``, the first
+    ``n_actions`` codes of ``actions``); an illegal answer is replaced by a pass, as
+    ``play_one`` does, and recorded in ``fault[0]`` (``int32[1]``, the ``F_*`` word of
+    :mod:`.layout`). Compiled once (not inlined) and shared by the filter and the
+    continuation: their cost is the bidders' own evaluation.
     """
     # (in_partie None: no score-aware bidder compiled in. The auction states of the filter,
     # the continuations and the thinking bidder's worlds start from zeros and never carry
     # a partie's score (A_PARTIE stays 0), so the data-fitted bidder's call is the
     # score-blind one either way; compiling the score-aware one in cost 40 s of a cold
-    # ``advise``. Every player kind compiled in: the models are chosen at run time.)
-    a = choose_action(code, hand, astate, actions, n_actions, params, row, prof, st,
-                      None, ALL_KINDS)
+    # ``advise``. Only the optional kinds of ``players.kinds`` are compiled in, as in a
+    # simulation: the facades give those of the model players, :func:`.kinds.kinds_of`.)
+    a = choose_action(players.codes[team], hand, astate, actions, n_actions, players.params,
+                      team, prof, st, None, players.kinds)
     if auction_check(astate, a, prof) != 0:
         # A player may only make legal calls: the fault is recorded (the facade fails the
         # run) and a pass, always allowed, stands in for it.
@@ -129,7 +131,7 @@ def model_action(code, hand, astate, actions, n_actions, params, row, prof, st, 
 
 
 @njit(cache=True)
-def finish_auction(hands, astate, actions, n_actions, codes, params, prof, st, fault):
+def finish_auction(hands, astate, actions, n_actions, players, prof, st, fault):
     """Let the model bidders speak until the auction is over; returns the action count.
 
     ``hands`` (``uint32[4]``): the cards each seat holds at the auction; ``astate`` and
@@ -140,8 +142,7 @@ def finish_auction(hands, astate, actions, n_actions, codes, params, prof, st, f
     while astate[A_STATUS] == 0 and na < MAX_ACTIONS:
         seat = astate[A_TO_SPEAK]
         team = seat & 1
-        a = model_action(codes[team], hands[seat], astate, actions, na, params, team, prof,
-                         st, fault)
+        a = model_action(players, team, hands[seat], astate, actions, na, prof, st, fault)
         auction_apply(astate, a, prof)
         actions[na] = a
         na += 1
@@ -149,8 +150,8 @@ def finish_auction(hands, astate, actions, n_actions, codes, params, prof, st, f
 
 
 @njit(cache=True)
-def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof, st,
-                   astate, actions, fault):
+def replay_matches(early, dealer, observed, n_obs, modelled, players, prof, st, astate,
+                   actions, fault):
     """Replay the observed auction; True when every modelled seat's bidder agrees.
 
     Parameters
@@ -165,9 +166,11 @@ def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof
         Number of observed actions.
     modelled : int
         Bit ``s`` set when seat ``s``'s actions come from the model bidder.
-    codes, params, prof
-        Player kinds per team, parameter rows, packed profile (as for
-        :func:`.donne.play_one`).
+    players : .donne.Players
+        The model players (as for :func:`.donne.play_one`: ``codes`` int32[2],
+        ``params`` float64[2, PARAM_LEN], ``kinds``, :func:`model_action`).
+    prof : int32[PROFILE_LEN]
+        Packed profile.
     st : uint64[RNG_STATE_LEN]
         RNG state of the model bidders (already seeded).
     astate : int32[AUCTION_STATE_LEN], actions : uint8[MAX_ACTIONS]
@@ -181,18 +184,27 @@ def replay_matches(early, dealer, observed, n_obs, modelled, codes, params, prof
         a = observed[k]
         if (modelled >> seat) & 1:
             team = seat & 1
-            if model_action(codes[team], early[seat], astate, actions, k, params, team,
-                            prof, st, fault) != a:
+            if model_action(players, team, early[seat], astate, actions, k, prof, st,
+                            fault) != a:
                 return False
         auction_apply(astate, a, prof)
         actions[k] = a
     return True
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, players, prof,
-                 outs):
-    """Draw deals ``start .. start+n-1`` and keep those the model bidders agree with.
+@njit(cache=True, nogil=True)
+def filter_deals(run_key, start, n, blocks, pool, dealer, observed, n_obs, modelled, players,
+                 prof, outs):
+    """Draw the deals of the blocks ``blocks = (first, end)`` of deals ``start ..
+    start+n-1`` (block ``b`` holds rows ``b*BLOCK .. min(n, (b+1)*BLOCK)-1``; blocks past
+    row ``n-1`` are empty) and keep those the model bidders agree with, one block after
+    the other, on the calling thread with the GIL released: the facade shares the blocks
+    out to its threads (:func:`simcoinche.runs.blocks.share_blocks`). A row depends only
+    on its index.
+
+    (Not a ``prange`` kernel: numba's parallel loop wraps the block loop in more compiled
+    levels, each of which links and optimises the model bidders' code again;
+    ``benchmarks/README.md``, "Compile time, thirteenth cut".)
 
     Parameters
     ----------
@@ -200,14 +212,16 @@ def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, pla
         :func:`.rng.seed_key` of the seed.
     start, n : int64
         First deal index and number of deals.
+    blocks : (int64, int64)
+        The blocks to draw, ``first .. end-1``.
     pool : .sampler.DealPool
         The sampler's arrays (:func:`.sampler.sample_one`): ``known``, ``free``,
         ``seats``, ``caps``, ``w``, ``cum``, ``pick``.
     dealer, observed, n_obs, modelled
         As for :func:`replay_matches`.
     players : .donne.Players
-        ``codes`` int32[2], ``params`` float64[2, PARAM_LEN] (as for
-        :func:`replay_matches`); ``kinds`` is not read (:data:`.kinds.NO_KINDS`).
+        The model players (as for :func:`replay_matches`; ``kinds``: those of their
+        codes, :func:`.kinds.kinds_of`).
     prof : int32[PROFILE_LEN]
         Packed profile.
     outs : FilterOutputs
@@ -215,14 +229,11 @@ def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, pla
         (the cards each seat holds at the auction), ``keep`` uint8[n] (1 when deal
         ``start + i`` is kept), ``faults`` int32[n] (the calls replaced, ``F_*``).
     """
-    n_blocks = (n + BLOCK - 1) // BLOCK
+    first, end = blocks
     n_auc = prof[P_AUCTION_CARDS]
     known, free, seats, caps, w, cum, pick = pool
-    # (``players.kinds`` is not read: the model bidders compile every kind, model_action)
-    codes = players.codes
-    params = players.params
     hands_out, early_out, keep, faults = outs
-    for b in prange(n_blocks):
+    for b in range(first, min(end, (n + BLOCK - 1) // BLOCK)):
         st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
         perm = np.zeros(8, dtype=np.int64)
         hands = np.zeros(4, dtype=np.uint32)
@@ -240,8 +251,8 @@ def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, pla
             for s in range(4):
                 early[s] = auction_view(hands[s], n_auc, st)
             fault[0] = 0
-            ok = replay_matches(early, dealer, observed, n_obs, modelled, codes, params,
-                                prof, st, astate, actions, fault)
+            ok = replay_matches(early, dealer, observed, n_obs, modelled, players, prof, st,
+                                astate, actions, fault)
             keep[i] = 1 if ok else 0
             faults[i] = fault[0]
             for s in range(4):
@@ -249,10 +260,13 @@ def filter_deals(run_key, start, n, pool, dealer, observed, n_obs, modelled, pla
                 early_out[i, s] = early[s]
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def continue_auctions(run_key, early, dealer, observed, n_obs, candidates, codes, params,
+@njit(cache=True, nogil=True)
+def continue_auctions(run_key, early, blocks, dealer, observed, n_obs, candidates, players,
                       prof, out):
-    """For each kept deal and each candidate action, finish the auction with the model.
+    """For each kept deal of the blocks ``blocks = (first, end)`` (``BLOCK`` deals each;
+    blocks past the last deal are empty) and each candidate action, finish the auction
+    with the model; one block after the other, on the calling thread with the GIL
+    released (the facade shares the blocks out, as for :func:`filter_deals`).
 
     Deal ``j`` replays the observed actions as given, plays ``candidates[c]`` for the
     seat to speak, then lets the model bidders (:func:`.donne.choose_action`, as in
@@ -265,21 +279,25 @@ def continue_auctions(run_key, early, dealer, observed, n_obs, candidates, codes
     run_key : uint64
     early : uint32[n, 4]
         Cards each seat holds at the auction, per deal.
+    blocks : (int64, int64)
+        The blocks to continue, ``first .. end-1``.
     dealer : int
     observed : uint8[>= n_obs], n_obs : int
         The auction so far (legal).
     candidates : uint8[m]
         Legal actions of the seat to speak.
-    codes, params, prof
-        Player kinds, parameter rows, packed profile.
+    players : .donne.Players
+        The model players (as for :func:`replay_matches`).
+    prof : int32[PROFILE_LEN]
+        Packed profile.
     out : int16[C_LEN, m, n]
         Final contract per candidate and deal (rows ``C_*``; ``C_TAKER`` -1 when passed
         out; ``C_FAULTS`` the calls replaced, 0 when every call was legal).
     """
     n = early.shape[0]
     m = candidates.shape[0]
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
+    first, end = blocks
+    for b in range(first, min(end, (n + BLOCK - 1) // BLOCK)):
         st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
         base = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
         astate = np.zeros(AUCTION_STATE_LEN, dtype=np.int32)
@@ -303,8 +321,7 @@ def continue_auctions(run_key, early, dealer, observed, n_obs, candidates, codes
                 auction_apply(astate, candidates[c], prof)
                 actions[n_obs] = candidates[c]
                 fault[0] = 0
-                finish_auction(hand4, astate, actions, n_obs + 1, codes, params, prof, st,
-                               fault)
+                finish_auction(hand4, astate, actions, n_obs + 1, players, prof, st, fault)
                 # The calls replaced: seat bits and the count (capped to fit int16).
                 out[C_FAULTS, c, j] = (fault[0] & 0xFF) | (min(fault[0] >> 8, 127) << 8)
                 if astate[A_STATUS] == 1:

@@ -278,15 +278,12 @@ def _replay(B, w, dealer, seat, actions, n_actions, slack, prof):
     ``B.base[w]``."""
     a_st = B.base[w]
     auction_start(a_st, dealer)
-    codes = B.model.codes
-    params = B.model.params
     for k in range(n_actions):
         s = a_st[A_TO_SPEAK]
         a = actions[k]
         if s != seat:
-            team = s & 1
-            m = model_action(codes[team], B.views[w, s], a_st, actions, k, params, team,
-                             prof, B.st, B.fault)
+            m = model_action(B.model, s & 1, B.views[w, s], a_st, actions, k, prof, B.st,
+                             B.fault)
             if not agrees(m, a, slack):
                 return k
         auction_apply(a_st, a, prof)
@@ -363,8 +360,8 @@ def _value(B, w, a, dealer, team, n_actions, prof, key):
     auction_apply(a_st, a, prof)
     scr.actions[n_actions] = a
     B.fault[0] = 0
-    na = finish_auction(B.views[w], a_st, scr.actions, n_actions + 1, B.model.codes,
-                        B.model.params, prof, B.st, B.fault)
+    na = finish_auction(B.views[w], a_st, scr.actions, n_actions + 1, B.model, prof, B.st,
+                        B.fault)
     if B.fault[0] != 0:
         return np.int64(-1) << np.int64(40)
     if a_st[A_STATUS] != 1:

@@ -502,6 +502,7 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     players' kind names per team) name them in the error of a replaced decision.
     """
     from simcoinche._kernels.auction_filter import (
+        BLOCK,
         C_FAULTS,
         C_KIND,
         C_LEN,
@@ -509,15 +510,28 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
         continue_auctions,
         score_outcomes,
     )
+    from simcoinche._kernels.donne import Players
+    from simcoinche._kernels.kinds import kinds_of
     from simcoinche._kernels.layout import PC_TRICKS
+    from simcoinche.runs.blocks import share_blocks
 
     packed = prof.packed
     m = len(cands)
     n = kept.n
     contracts = np.empty((C_LEN, m, n), dtype=np.int16)
-    continue_auctions(run_key, kept.early, np.int64(observed.dealer), observed.array(),
-                      np.int64(len(observed.codes)), np.array(cands, dtype=np.uint8),
-                      codes, rows, packed, contracts)
+    # The model bidders compile only the optional kinds the model players are.
+    players = Players(codes, rows, kinds_of(codes))
+    observed_actions = observed.array()
+    candidates = np.array(cands, dtype=np.uint8)
+
+    def run(first: int, end: int) -> None:
+        continue_auctions(run_key, kept.early, (np.int64(first), np.int64(end)),
+                          np.int64(observed.dealer), observed_actions,
+                          np.int64(len(observed.codes)), candidates, players, packed,
+                          contracts)
+
+    # A block per task: a few blocks of kept deals, each played for every candidate.
+    share_blocks(-(-n // BLOCK), run, per_task=1)
     # A model call the kernel had to replace fails the advice (issue 20).
     check_faults(contracts[C_FAULTS], codes if names is None else names, prof,
                  lambda i: f"deal {kept.index[i % n]} after "

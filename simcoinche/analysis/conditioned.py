@@ -213,20 +213,28 @@ def _filter(d, auction: ObservedAuction, key: np.uint64, start: int, size: int,
     """Deals ``start .. start+size-1`` through the auction filter
     (:func:`simcoinche._kernels.auction_filter.filter_deals`): ``hands``, ``early``,
     ``keep`` and ``faults`` (the kernel's outputs, every deal drawn)."""
-    from simcoinche._kernels.auction_filter import FilterOutputs, filter_deals
+    from simcoinche._kernels.auction_filter import BLOCK, FilterOutputs, filter_deals
     from simcoinche._kernels.donne import Players
-    from simcoinche._kernels.kinds import NO_KINDS
+    from simcoinche._kernels.kinds import kinds_of
     from simcoinche._kernels.sampler import DealPool
+    from simcoinche.runs.blocks import share_blocks
 
     hands = np.empty((size, 4), dtype=np.uint32)
     early = np.empty((size, 4), dtype=np.uint32)
     keep = np.empty(size, dtype=np.uint8)
     faults = np.empty(size, dtype=np.int32)
-    filter_deals(key, np.int64(start), np.int64(size),
-                 DealPool(d.known, d.free, d.seats, d.caps, d.table, d.cum, d.pick),
-                 np.int64(auction.dealer), auction.array(), np.int64(len(auction.codes)),
-                 np.int64(modelled), Players(codes, rows, NO_KINDS), prof.packed,
-                 FilterOutputs(hands, early, keep, faults))
+    pool = DealPool(d.known, d.free, d.seats, d.caps, d.table, d.cum, d.pick)
+    # The model bidders compile only the optional kinds the model players are.
+    players = Players(codes, rows, kinds_of(codes))
+    observed = auction.array()
+    outs = FilterOutputs(hands, early, keep, faults)
+
+    def run(first: int, end: int) -> None:
+        filter_deals(key, np.int64(start), np.int64(size), (np.int64(first), np.int64(end)),
+                     pool, np.int64(auction.dealer), observed, np.int64(len(auction.codes)),
+                     np.int64(modelled), players, prof.packed, outs)
+
+    share_blocks(-(-size // BLOCK), run)
     return hands, early, keep, faults
 
 

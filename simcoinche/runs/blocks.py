@@ -1,9 +1,10 @@
 """Blocks of rows shared out to threads: the facade's side of the batch kernels.
 
-``batch.run_batch`` and ``partie.run_parties`` run the blocks they are given, one after
-the other, on the calling thread with the GIL released. :func:`share_blocks` hands a
-chunk's blocks to ``numba.get_num_threads()`` threads, :data:`BLOCKS_PER_TASK` at a time
-and dynamically, so that a thread slowed down (by the Parquet writer sharing its core,
+``batch.run_batch``, ``partie.run_parties``, ``auction_filter.filter_deals`` and
+``auction_filter.continue_auctions`` run the blocks they are given, one after the other,
+on the calling thread with the GIL released. :func:`share_blocks` hands a chunk's blocks
+to ``numba.get_num_threads()`` threads, :data:`BLOCKS_PER_TASK` at a time and
+dynamically, so that a thread slowed down (by the Parquet writer sharing its core,
 another process, a long PIMC donne) does not leave the others idle at the end of every
 chunk. A row depends only on its index, never on the block, the task or the thread.
 
@@ -32,13 +33,14 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def share_blocks(n_blocks: int, run: Callable[[int, int], object]) -> None:
+def share_blocks(n_blocks: int, run: Callable[[int, int], object],
+                 per_task: int = BLOCKS_PER_TASK) -> None:
     """Call ``run(first, end)`` for the blocks ``first .. end-1`` of ``0 .. n_blocks-1``,
-    :data:`BLOCKS_PER_TASK` at a time, on ``numba.get_num_threads()`` threads (the
-    calling thread alone when one is enough). Returns when every block is done; an
-    exception in any call is raised here."""
-    tasks = [(first, min(first + BLOCKS_PER_TASK, n_blocks))
-             for first in range(0, n_blocks, BLOCKS_PER_TASK)]
+    ``per_task`` (default :data:`BLOCKS_PER_TASK`) at a time, on
+    ``numba.get_num_threads()`` threads (the calling thread alone when one is enough).
+    Returns when every block is done; an exception in any call is raised here."""
+    tasks = [(first, min(first + per_task, n_blocks))
+             for first in range(0, n_blocks, per_task)]
     threads = min(numba.get_num_threads(), len(tasks))
     if threads <= 1:
         for first, end in tasks:
