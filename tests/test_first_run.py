@@ -344,7 +344,7 @@ def test_advise_and_odds_with_an_auction_compile_their_filter_before_the_timed_w
     assert (what, names, estimate_s) == {
         "advise": ("advise", ["filter_deals", "continue_auctions", "score_outcomes"],
                    ADVISE_COMPILE_S),
-        "odds": ("odds", ["sample_deals", "play_contract_blocks", "made_at_levels",
+        "odds": ("odds", ["sample_deals", "play_contracts", "made_at_levels",
                           "filter_deals"], ODDS_AUCTION_COMPILE_S)}[command]
     assert all(after_warm.values()), after_warm  # warm() ran every kernel
     assert after_run == after_warm

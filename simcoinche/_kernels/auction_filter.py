@@ -199,7 +199,7 @@ def filter_deals(run_key, start, n, blocks, pool, dealer, observed, n_obs, model
     start+n-1`` (block ``b`` holds rows ``b*BLOCK .. min(n, (b+1)*BLOCK)-1``; blocks past
     row ``n-1`` are empty) and keep those the model bidders agree with, one block after
     the other, on the calling thread with the GIL released: the facade shares the blocks
-    out to its threads (:func:`.threads.share_blocks`). A row depends only
+    out to its threads (:func:`simcoinche.runs.blocks.share_blocks`). A row depends only
     on its index.
 
     (Not a ``prange`` kernel: numba's parallel loop wraps the block loop in more compiled

@@ -9,10 +9,9 @@ ran it, so results do not depend on the thread count, the block size or the chun
 :mod:`.donne`). It runs the blocks it is given on the calling thread (GIL released); the
 facade's threads share the blocks out.
 
-``play_contracts`` — the blocks of the kernel ``play_contract_blocks`` shared out to
-threads (:func:`.threads.share_blocks`): the play phase only, for given hands and a fixed
-contract (the bidding-odds engine: deal the unseen cards, then play the contract many
-times)::
+``play_contracts`` — ``prange`` over blocks: the play phase only, for given hands and a
+fixed contract (the bidding-odds engine: deal the unseen cards, then play the contract
+many times)::
 
     play_contracts(run_key, start, hands, Contracts(dealer, taker, level, kind, coinche),
                    Players(codes, params, NO_KINDS), prof, out, think=None)
@@ -59,12 +58,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from simcoinche._kernels.announce import MAX_DECL
 from simcoinche._kernels.auction import AUCTION_STATE_LEN
 from simcoinche._kernels.borrow import borrow, borrow_all
-from simcoinche._kernels.donne import MAX_ACTIONS, Outputs, Scratch, play_one, play_phase
+from simcoinche._kernels.donne import MAX_ACTIONS, Outputs, Players, Scratch, play_one, play_phase
+from simcoinche._kernels.kinds import NO_KINDS
 from simcoinche._kernels.layout import (
     PC_ANNOUNCE,
     PC_BELOTE,
@@ -90,7 +90,6 @@ from simcoinche._kernels.scoring import (
     SCORE_LEN,
 )
 from simcoinche._kernels.thinking import think_block, think_scratch
-from simcoinche._kernels.threads import share_blocks
 
 BLOCK = 512
 
@@ -208,6 +207,7 @@ def _simulate_block(run_key, start, lo, hi, fixed_dealer, record, players, prof,
                  None)
 
 
+@njit(cache=True, parallel=True, nogil=True)
 def play_contracts(run_key, start, hands, contracts, players, prof, out, think=None):
     """Play fixed contracts on given hands: announcements, 32 cards, scoring.
 
@@ -215,38 +215,21 @@ def play_contracts(run_key, start, hands, contracts, players, prof, out, think=N
     contract ``(contracts.taker[j], .level[j], .kind[j], .coinche[j])`` with the hands
     ``hands[j]`` and dealer ``contracts.dealer[j]``; the players draw from the stream of
     index ``start + j``. Writes ``out[:, j]`` for ``j`` in ``0 .. n-1`` (``n =
-    hands.shape[0]``). Plain Python: the blocks of :func:`play_contract_blocks` shared
-    out to ``numba.get_num_threads()`` threads (:func:`.threads.share_blocks`).
+    hands.shape[0]``).
     """
     n = hands.shape[0]
     block = think_block(think, BLOCK)
-    share_blocks(-(-n // block), lambda first, end: play_contract_blocks(
-        run_key, start, (np.int64(first), np.int64(end)), hands, contracts, players, prof,
-        out, think))
-
-
-@njit(cache=True, nogil=True)
-def play_contract_blocks(run_key, start, blocks, hands, contracts, players, prof, out,
-                         think=None):
-    """The blocks ``blocks = (first, end)`` of :func:`play_contracts` (block ``b`` holds
-    rows ``b*B .. min(n, (b+1)*B)-1``, ``B`` = :data:`BLOCK`, or 1 with a PIMC player;
-    blocks past row ``n-1`` are empty), one after the other, on the calling thread with
-    the GIL released. Arguments as :func:`play_contracts`; ``players.kinds`` is not read
-    (no call is asked here: :data:`.kinds.NO_KINDS`).
-
-    (Not a ``prange`` kernel: numba's parallel loop wraps the block kernel in more
-    compiled levels, each of which links and optimises the card play's code again;
-    ``benchmarks/README.md``, "Compile time, thirteenth cut".)
-    """
-    n = hands.shape[0]
-    block = think_block(think, BLOCK)
-    first, end = blocks
-    for b in range(first, min(end, (n + block - 1) // block)):
+    n_blocks = (n + block - 1) // block
+    # ``players.kinds`` is not read: no call is asked here (and a parallel loop cannot
+    # take its None members).
+    codes = players.codes
+    params = players.params
+    for b in prange(n_blocks):
         lo = b * block
-        # Fresh scratch per block, until the block's call returns.
-        _play_block(run_key, start, lo, min(n, lo + block), hands, contracts, players, prof,
-                    out, np.zeros((0, 32), dtype=np.uint8), donne_scratch(),
-                    think_scratch(think))
+        # The scratch lives in this loop body until the block's call returns.
+        _play_block(run_key, start, lo, min(n, lo + block), hands, contracts,
+                    Players(codes, params, NO_KINDS), prof, out,
+                    np.zeros((0, 32), dtype=np.uint8), donne_scratch(), think_scratch(think))
 
 
 @njit(cache=True)

@@ -112,7 +112,7 @@ def run_parties(run_key, start, n, blocks, max_donnes, block_rows, given, player
     partie ``n-1`` are empty) of parties ``start .. start+n-1`` into columns ``0 .. n-1``
     of ``outs.pout``, one block after the other, on the calling thread with the GIL
     released (the facade shares the blocks out to its threads:
-    :func:`.threads.share_blocks`).
+    :func:`simcoinche.runs.blocks.share_blocks`).
 
     Shapes, dtypes and layouts in the module docstring.
     """

@@ -513,7 +513,7 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     from simcoinche._kernels.donne import Players
     from simcoinche._kernels.kinds import kinds_of
     from simcoinche._kernels.layout import PC_TRICKS
-    from simcoinche._kernels.threads import share_blocks
+    from simcoinche.runs.blocks import share_blocks
 
     packed = prof.packed
     m = len(cands)

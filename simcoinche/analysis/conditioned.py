@@ -217,7 +217,7 @@ def _filter(d, auction: ObservedAuction, key: np.uint64, start: int, size: int,
     from simcoinche._kernels.donne import Players
     from simcoinche._kernels.kinds import kinds_of
     from simcoinche._kernels.sampler import DealPool
-    from simcoinche._kernels.threads import share_blocks
+    from simcoinche.runs.blocks import share_blocks
 
     hands = np.empty((size, 4), dtype=np.uint32)
     early = np.empty((size, 4), dtype=np.uint32)

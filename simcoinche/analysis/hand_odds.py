@@ -602,7 +602,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     InputError
         Any bad argument or impossible constraint (one line naming the culprit).
     """
-    from simcoinche._kernels.batch import Contracts, play_contract_blocks, play_contracts
+    from simcoinche._kernels.batch import Contracts, play_contracts
     from simcoinche._kernels.donne import Players
     from simcoinche._kernels.kinds import NO_KINDS
     from simcoinche._kernels.layout import PC_FAULTS, PC_LEN, PC_TOTAL_TAKERS, PC_TRICKS
@@ -682,7 +682,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
 
         kernels = [sample_deals, solve_many, dd_outcomes]
     else:
-        kernels = [sample_deals, play_contract_blocks, made_at_levels]
+        kernels = [sample_deals, play_contracts, made_at_levels]
     if observed is not None:
         from simcoinche._kernels.auction_filter import filter_deals
 

@@ -51,10 +51,10 @@ from simcoinche._kernels.partie import (
     PartieOutputs,
     run_parties,
 )
-from simcoinche._kernels.threads import share_blocks
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
+from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.results import (
     Column,
     _as_numpy,

@@ -42,7 +42,6 @@ from simcoinche._kernels.kinds import kinds_of
 from simcoinche._kernels.players import PLAYER_PIMC, PM_BID_WORLDS
 from simcoinche._kernels.rng import seed_key
 from simcoinche._kernels.thinking import think_block
-from simcoinche._kernels.threads import share_blocks
 from simcoinche._version import RULES_VERSION, __version__
 from simcoinche.players.faults import check_faults
 from simcoinche.players.registry import (
@@ -55,6 +54,7 @@ from simcoinche.players.registry import (
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
 from simcoinche.runs.arguments import check_seed, check_threads, positive_int
+from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.compiling import SIMULATE_COMPILE_S, prepare_kernels
 from simcoinche.runs.results import chunk_table, schema, tidy
 
@@ -345,8 +345,7 @@ def run_donnes(key: np.uint64, start: int, k: int, dealer: int, codes: np.ndarra
                auc: np.ndarray, auc_len: np.ndarray, play: np.ndarray, think: Any,
                faults: np.ndarray) -> None:
     """:func:`.batch.run_batch` of donnes ``start .. start+k-1`` into ``out`` (and the
-    record arrays), its blocks shared out to the threads
-    (:func:`simcoinche._kernels.threads.share_blocks`).
+    record arrays), its blocks shared out to the threads (:func:`.blocks.share_blocks`).
 
     ``faults`` (``int32[k]``) receives each donne's replaced decisions (``F_*`` of
     :mod:`simcoinche._kernels.layout`); :func:`check_faults` turns them into an error.
