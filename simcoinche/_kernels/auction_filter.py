@@ -52,6 +52,7 @@ from simcoinche._kernels.auction import (
     auction_check,
     auction_start,
 )
+from simcoinche._kernels.borrow import borrow, borrow_all
 from simcoinche._kernels.donne import MAX_ACTIONS, choose_action
 from simcoinche._kernels.layout import F_CALL, F_ONE, P_AUCTION_CARDS
 from simcoinche._kernels.rng import (
@@ -229,6 +230,15 @@ def filter_deals(run_key, start, n, blocks, pool, dealer, observed, n_obs, model
         (the cards each seat holds at the auction), ``keep`` uint8[n] (1 when deal
         ``start + i`` is kept), ``faults`` int32[n] (the calls replaced, ``F_*``).
     """
+    # The arrays every thread shares, as borrowed views (:mod:`.borrow`: no reference
+    # counting at each model call; safe, they are arguments of this call). A prange loop
+    # passed them to its body without counts; without it, their counts bounced between
+    # the cores and the filter ran 20-30 % slower.
+    players = borrow_all(players)
+    prof = borrow(prof)
+    observed = borrow(observed)
+    pool = borrow_all(pool)
+    outs = borrow_all(outs)
     first, end = blocks
     n_auc = prof[P_AUCTION_CARDS]
     known, free, seats, caps, w, cum, pick = pool
@@ -294,6 +304,13 @@ def continue_auctions(run_key, early, blocks, dealer, observed, n_obs, candidate
         Final contract per candidate and deal (rows ``C_*``; ``C_TAKER`` -1 when passed
         out; ``C_FAULTS`` the calls replaced, 0 when every call was legal).
     """
+    # Borrowed views of the arrays every thread shares, as in :func:`filter_deals`.
+    players = borrow_all(players)
+    prof = borrow(prof)
+    observed = borrow(observed)
+    early = borrow(early)
+    candidates = borrow(candidates)
+    out = borrow(out)
     n = early.shape[0]
     m = candidates.shape[0]
     first, end = blocks
