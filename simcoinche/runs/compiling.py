@@ -38,8 +38,10 @@ ODDS_COMPILE_S = 30
 # and, for advise, the continuations. Measured 2026-12-04 on an empty cache: advise
 # 68-79 s; after a simulate (the card play is shared) odds --auction 23.5 s and advise
 # 10 s. odds --auction alone was not measured: odds' 30 s plus the filter's 20-30 s.
+# 2026-12-05, the filter on threads compiling only the model players' kinds: advise
+# 47-59 s on an empty cache (benchmarks/README.md, "Compile time, thirteenth cut").
 ODDS_AUCTION_COMPILE_S = 60
-ADVISE_COMPILE_S = 80
+ADVISE_COMPILE_S = 60
 
 
 #: What runs beside a cold compile (:func:`set_compile_helper`; none by default).
