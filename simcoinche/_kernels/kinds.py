@@ -9,8 +9,8 @@ each field, whether a kind is compiled in: ``np.int64(1)`` yes, ``None`` no. num
 compiles the kernels once per such type, like the ``think`` and ``in_partie`` arguments
 (:mod:`.thinking`, :func:`.score_bid.bid_call`). :func:`kinds_of` gives a run that seats
 neither of them neither, and a run that seats either both: two builds of each kernel, not
-four, so that one warm-up (``simcoinche warmup``: heuristic players, and a match against
-the club player) covers every run.
+four, so that one warm-up (``simcoinche warmup``: heuristic players, and a match and an
+``advise`` with club players) covers every run.
 
 A kind that is not compiled in cannot decide: :func:`random_call` and :func:`club_call`
 then return a call the rules forbid (:func:`.players.illegal_action`), which the donne
@@ -49,14 +49,13 @@ class Kinds(NamedTuple):
 
 
 #: Every kind compiled in: the runs that seat a club or random player (:func:`kinds_of`),
-#: and the kernels whose players are not known in advance (the model bidders of
-#: :mod:`.auction_filter` and :mod:`.think_bid`).
+#: the model bidders of :mod:`.auction_filter` when a model player is one.
 ALL_KINDS = Kinds(np.int64(1), np.int64(1))
-#: No optional kind compiled in: the runs of heuristic and PIMC players. Also what the
-#: facades give the parallel kernels, which do not
-#: read ``Players.kinds`` (numba's parallel loops cannot take a None member): the cards
-#: alone (:func:`.batch.play_contracts`), or model bidders compiled with every kind
-#: (:func:`.auction_filter.filter_deals`, :func:`.bid_samples.deal_auctions`).
+#: No optional kind compiled in: the runs of heuristic and PIMC players, and the thinking
+#: bidder's models (:mod:`.think_bid`: heuristic). Also what the facades give the parallel
+#: kernels, which do not read ``Players.kinds`` (numba's parallel loops cannot take a None
+#: member): the cards alone (:func:`.batch.play_contracts`), and the fitting data's
+#: auctions (:func:`.bid_samples.deal_auctions`, whose bidders compile every kind).
 NO_KINDS = Kinds(None, None)
 
 

@@ -54,6 +54,9 @@ def _advise() -> None:
     from simcoinche.analysis.advisor import advise
 
     advise(_HAND, auction="80S", samples=16, threads=1, progress=False)
+    # Club models: the auction filter's build with every player kind compiled in
+    # (simcoinche._kernels.kinds), which odds --auction shares.
+    advise(_HAND, auction="80S", samples=16, threads=1, progress=False, players="club")
 
 
 def _parties() -> None:
@@ -100,9 +103,11 @@ def warmup_order(everything: bool) -> list[str]:
     PIMC player's first, the one with its thinking bidder before the other, since they
     are the longest by far (the PIMC player with its thinking bidder took 117 of the 228 s
     of a cold ``warmup --all`` on 2 cores, 2026-12-04,
-    ``benchmarks/results/suite-compile-2026-12-04``): started last, such a job ran alone
-    while the other processes idled; started first, the other commands share the other
-    processes meanwhile."""
+    ``benchmarks/results/suite-compile-2026-12-04``, when it was the only PIMC job):
+    started last, such a job ran alone while the other processes idled; started first,
+    the other commands share the other processes meanwhile. (With two PIMC jobs and two
+    processes, the second waits for the kernels both need, which the first compiles:
+    :mod:`simcoinche._kernels.compile_lock`. Not timed again since.)"""
     return [n for n, _ in (SLOW_COMMANDS if everything else ()) + COMMANDS]
 
 

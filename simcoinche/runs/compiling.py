@@ -34,8 +34,8 @@ from typing import Any, TextIO
 # (:mod:`simcoinche._kernels.kinds`), against 54-78 s without, side by side.
 SIMULATE_COMPILE_S = 60
 ODDS_COMPILE_S = 30
-# odds and advise with an auction also compile the auction filter (every model bidder)
-# and, for advise, the continuations. Measured 2026-12-04 on an empty cache: advise
+# odds and advise with an auction also compile the auction filter (the model players'
+# bidders) and, for advise, the continuations. Measured 2026-12-04 on an empty cache: advise
 # 68-79 s; after a simulate (the card play is shared) odds --auction 23.5 s and advise
 # 10 s. odds --auction alone was not measured: odds' 30 s plus the filter's 20-30 s.
 # 2026-12-05, the filter on threads compiling only the model players' kinds: advise
