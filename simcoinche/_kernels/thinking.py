@@ -51,11 +51,6 @@ def _bid_thinker(name: str) -> Callable:
     return _BID_THINKER[name]
 
 
-def _thinks_at_the_auction(spec) -> bool:
-    """Whether the think spec ``spec`` (not None) is the pair ``(L, True)``."""
-    return isinstance(spec, tuple)
-
-
 def think_scratch(spec):
     """Per-block scratch of the thinking players for the think spec ``spec`` (module
     docstring): ``None`` for None; else the pair of a :class:`.pimc.Think` with ``2**L``
@@ -65,7 +60,8 @@ def think_scratch(spec):
         return None
     from simcoinche._kernels.pimc import new_think
 
-    if _thinks_at_the_auction(spec):
+    if isinstance(spec, tuple):
+        # (L, True): a PIMC player thinks at the auction.
         return new_think(np.int64(spec[0])), _bid_thinker("new")()
     return new_think(np.int64(spec)), None
 

@@ -191,8 +191,8 @@ def think_arg(codes: np.ndarray,
     then are the thinking bidder's kernels compiled in. ``bid_params`` None: a run that
     plays given contracts, with no auction (``odds``, ``advise``).
     """
-    codes = np.asarray(codes).tolist()
-    if PLAYER_PIMC not in codes:
+    team_codes = np.asarray(codes).tolist()
+    if PLAYER_PIMC not in team_codes:
         return None
     # Imported here: the solver compiles when imported (its search has a signature),
     # which only runs with a thinking player should pay.
@@ -201,7 +201,7 @@ def think_arg(codes: np.ndarray,
     log2 = np.int64(PIMC_TT_LOG2)
     if bid_params is not None and any(
             code == PLAYER_PIMC and bid_params[team, PM_BID_WORLDS] > 0
-            for team, code in enumerate(codes)):
+            for team, code in enumerate(team_codes)):
         return log2, True
     return log2
 
