@@ -12,6 +12,7 @@ import re
 import numpy as np
 from numba import njit
 
+from simcoinche._kernels import donne
 from simcoinche._kernels.auction import AUCTION_STATE_LEN, auction_check, auction_start
 from simcoinche._kernels.batch import run_batch
 from simcoinche._kernels.donne import (
@@ -123,3 +124,26 @@ def test_a_kind_left_out_is_refused_on_every_donne_not_replaced():
         else:
             assert np.all(faults == 0)
             assert not np.all(out[O_PASSED] == 1)
+
+
+def test_the_card_play_compiles_once_whatever_kinds_the_auction_compiles_in():
+    # play_one hands the card play its players without the optional bidders (the card
+    # play asks for no call): a run seating a club player uses the card play every other
+    # run compiles (5 s of a cold match). Every play_phase the kernel cache holds, from
+    # whatever caller, takes NO_KINDS; on a cold cache (CI) the club run below compiles
+    # its play_one, and so its play_phase, into that cache first.
+    n = 8
+    codes = np.array([PLAYER_CLUB, PLAYER_HEURISTIC], dtype=np.int32)
+    params = np.stack([param_array("club"), param_array("heuristic", profile="federal")])
+    out = np.zeros((N_OUT, n + 1), dtype=np.int32)[:, :n]
+    faults = np.full(n, -1, dtype=np.int32)
+    run_batch(np.uint64(7), np.int64(0), np.int64(n), np.int64(0), np.int64(n), -1,
+              Players(codes, params, kinds_of(codes)), FEDERAL, False,
+              Outputs(out, np.zeros((0, MAX_ACTIONS), np.uint8), np.zeros(0, np.int16),
+                      np.zeros((0, 32), np.uint8), faults), None)
+    assert np.all(faults == 0)
+    cached = donne.play_phase._cache._cache_file._load_index()
+    assert cached, "no play_phase in the kernel cache"
+    for signature, *_ in cached:
+        kinds = signature[2].types[2]  # play_phase(dealer, contract, players, ...)
+        assert str(kinds) == "Kinds(none x 2)", signature

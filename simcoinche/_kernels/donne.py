@@ -50,7 +50,7 @@ from simcoinche._kernels.auction import (
 )
 from simcoinche._kernels.deal import deal_hands
 from simcoinche._kernels.heuristic import heuristic_card
-from simcoinche._kernels.kinds import Kinds, club_call, random_call
+from simcoinche._kernels.kinds import NO_KINDS, Kinds, club_call, random_call
 from simcoinche._kernels.layout import (
     F_CALL,
     F_CARD,
@@ -694,8 +694,13 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
     coinche = astate[A_COINCHE]
     write_contract(out, row, taker, level, kind, coinche, prof)
 
-    made, _, card_fault = play_phase(dealer, (taker, level, kind, coinche), players, prof,
-                                     na, record, outs.play_rec, row, scr, think)
+    # The card play never asks for a call, so it gets the players without their optional
+    # bidders (NO_KINDS): one compiled play_phase for every set of player kinds, the one
+    # play_contracts (odds, advise) compiles too, not one more per set (5 s of a cold
+    # match with a club player).
+    made, _, card_fault = play_phase(dealer, (taker, level, kind, coinche),
+                                     Players(players.codes, players.params, NO_KINDS),
+                                     prof, na, record, outs.play_rec, row, scr, think)
     write_result(out, row, made, scr.tricks, scr.cpts, scr.bel, scr.score)
     # The calls and the cards replaced (0 for a donne played by the rules throughout).
     outs.faults[row] = (((fault | card_fault) & 0xFF) + (fault & ~0xFF)
