@@ -44,9 +44,12 @@ def _helpers() -> list[multiprocessing.Process]:
 
 
 def test_the_first_runs_that_gain_have_a_helper_job_and_it_is_another_commands():
-    jobs = dict(W.COMMANDS)
-    assert W.BESIDE == {"simulation": "odds", "advise": "odds", "parties": "odds"}
+    jobs = dict(W.COMMANDS + W.HELPER_JOBS)
+    assert W.BESIDE == {"simulation": "odds", "advise": "odds", "parties": "odds",
+                        "odds": "odds sampling", "odds --auction": "odds"}
     assert all(job in jobs for job in W.BESIDE.values())
+    # A job only a helper runs is not a command warmup lists.
+    assert "odds sampling" not in W.warmup_order(True)
 
 
 def test_a_helper_compiles_into_the_cache_beside_and_is_stopped_after(helper_on):
@@ -73,7 +76,7 @@ def test_no_helper_when_turned_off_on_one_core_or_without_a_job(helper_on, monke
     elif case == "one core":
         monkeypatch.setattr(blocks, "usable_cores", lambda: 1)
     else:
-        what = "odds"
+        what = "match"  # (matches against colver's bots: no job)
     with W.compile_beside(what):
         assert _helpers() == []
 
@@ -108,10 +111,14 @@ def test_prepare_kernels_runs_the_helper_only_around_a_cold_compile():
         assert entered == []
         compiling.prepare_kernels("advise", [Kernel([])], lambda: None, 5, out)
         assert entered == ["advise"]
+        # A command that says which helper it wants (odds with an auction) gets that one.
+        compiling.prepare_kernels("odds", [Kernel([])], lambda: None, 5, out,
+                                  helper="odds --auction")
+        assert entered == ["advise", "odds --auction"]
     finally:
         compiling.set_compile_helper(None)
     compiling.prepare_kernels("advise", [Kernel([])], lambda: None, 5, io.StringIO())
-    assert entered == ["advise"]
+    assert entered == ["advise", "odds --auction"]
 
 
 def _processes_with(marker: str) -> list[int]:

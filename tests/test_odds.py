@@ -20,8 +20,8 @@ from simcoinche._kernels.layout import (
     PC_TRICKS,
 )
 from simcoinche._kernels.rng import seed_key
-from simcoinche._kernels.sampler import made_at_levels
-from simcoinche.analysis.hand_odds import deals, odds
+from simcoinche._kernels.sampler import made_at_levels, sample_deals
+from simcoinche.analysis.hand_odds import _plain_deal, deals, odds, warm_sampling
 from simcoinche.commands.cli import main
 from simcoinche.players.registry import param_array
 from simcoinche.rules.errors import InputError
@@ -236,3 +236,26 @@ def test_api_rejects_bad_seed_and_players():
         odds(HAND, samples=10, seed=-1)
     with pytest.raises(InputError, match="unknown player"):
         odds(HAND, samples=10, players="nobody")
+
+
+def test_the_warm_up_deal_gives_the_known_hand_and_every_other_card_once():
+    # odds compiles its card play on this deal, before its sampler (issue 24).
+    d = deals(HAND, 2)
+    plain = _plain_deal(d)
+    assert plain.shape == (1, 4) and plain.dtype == np.uint32
+    assert plain.flags.c_contiguous
+    hands = [int(h) for h in plain[0]]
+    assert hands[2] == d.hand
+    assert [bin(h).count("1") for h in hands] == [8, 8, 8, 8]
+    assert hands[0] | hands[1] | hands[2] | hands[3] == 0xFFFFFFFF
+
+
+def test_the_helpers_sampling_job_compiles_what_odds_runs_beside_its_card_play():
+    # The compile helper of a cold odds runs warm_sampling while odds compiles its card
+    # play: odds must then find the sampler and the levels' scoring compiled for its own
+    # argument types, not compile them again.
+    warm_sampling()
+    before = {k: set(k.signatures) for k in (sample_deals, made_at_levels)}
+    assert all(before.values())
+    odds(HAND, samples=64, threads=1, progress=False)
+    assert {k: set(k.signatures) for k in (sample_deals, made_at_levels)} == before

@@ -54,6 +54,7 @@ from simcoinche._kernels.sampler import (
 from simcoinche.analysis.conditioned import (
     MAX_DRAWS,
     ObservedAuction,
+    check_model_bidders,
     draw_kept,
     parse_auction,
     warm_filter,
@@ -526,6 +527,35 @@ def check_level(value: str | int, profile: str | Profile | None = "federal") -> 
                      + (", generale" if prof.generale_value else ""))
 
 
+def _plain_deal(d: Deals) -> np.ndarray:
+    """One deal with ``d``'s known hand, the other cards dealt in their index order
+    (``uint32[1, 4]``; given cards and voids ignored): what the warm-up plays to compile
+    the card play before the sampler (:func:`odds`)."""
+    out = np.zeros((1, 4), dtype=np.uint32)
+    out[0, d.seat] = d.hand
+    rest = [c for c in range(32) if not (d.hand >> c) & 1]
+    others = [s for s in range(4) if s != d.seat]
+    for i, c in enumerate(rest):
+        out[0, others[i // 8]] |= np.uint32(1 << c)
+    return out
+
+
+def warm_sampling(profile: str = "federal") -> None:
+    """Compile (or load) what :func:`odds` runs besides the card play: the exact sampler
+    of a hand without constraints and the scoring of every level, with the argument
+    types of :func:`odds`. The compile helper of a cold ``odds`` runs this while the
+    command compiles the card play (:mod:`simcoinche.commands.warmup`)."""
+    from simcoinche._kernels.layout import PC_LEN
+    from simcoinche._kernels.sampler import made_at_levels
+
+    prof = get_profile(profile)
+    levels = np.arange(len(prof.bid_values) + 1 + bool(prof.generale_value),
+                       dtype=np.int64)
+    made_at_levels(np.zeros((PC_LEN, 1), dtype=np.int32), 0, 0, levels, prof.packed,
+                   np.zeros((len(levels), 1), dtype=np.uint8))
+    deals(0xFF, 0).sample(1, 0, 0)
+
+
 def _progress(total: int, enabled: bool | None):
     from tqdm import tqdm
 
@@ -628,6 +658,8 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     samples = positive_int(samples, "samples")
     seed = check_seed(seed)
     pk, codes, rows = team_players(players, params, prof)
+    if observed is not None:
+        check_model_bidders(codes, rows)
     threads = check_threads(threads)
     max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it
     labels = [str(v) for v in prof.bid_values] + ["capot"]
@@ -665,15 +697,19 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
 
     def warm() -> None:
         # One deal of one kind, with the argument types of the chunks below; with an
-        # auction, the filter on one deal too.
+        # auction, the filter on one deal too. The card play first, on a deal made here,
+        # and the sampler last: on a first run the compile helper compiles the sampler
+        # and the levels' scoring meanwhile (or, with an auction, the card play while
+        # this process compiles the filter).
         if observed is not None:
             warm_filter(d, observed, prof, codes, rows)
         if play == "dd":
-            dd_levels(d.sample(1, seed, 0), dealer, d.seat, kinds[0], levels, packed)
-            return
-        play_kind(0, 1, kinds[0], d.sample(1, seed, 0),
-                  np.empty((PC_LEN, 1), dtype=np.int32),
-                  np.empty((len(levels), 1), dtype=np.uint8))
+            dd_levels(_plain_deal(d), dealer, d.seat, kinds[0], levels, packed)
+        else:
+            play_kind(0, 1, kinds[0], _plain_deal(d),
+                      np.empty((PC_LEN, 1), dtype=np.int32),
+                      np.empty((len(levels), 1), dtype=np.uint8))
+        d.sample(1, seed, 0)
 
     if play == "dd":
         from simcoinche._kernels.dd import solve_many
@@ -694,7 +730,8 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     try:
         # Compile (first run) or load the kernels now: the time reported excludes it.
         prepare_kernels("odds", kernels, warm,
-                        ODDS_COMPILE_S if observed is None else ODDS_AUCTION_COMPILE_S)
+                        ODDS_COMPILE_S if observed is None else ODDS_AUCTION_COMPILE_S,
+                        helper="odds" if observed is None else "odds --auction")
         t0 = time.perf_counter()
         if observed is not None:
             kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,

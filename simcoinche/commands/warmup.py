@@ -50,6 +50,12 @@ def _odds() -> None:
     odds(_HAND, samples=16, auction="pass 80H", threads=1, progress=False)
 
 
+def _odds_sampling() -> None:
+    from simcoinche.analysis.hand_odds import warm_sampling
+
+    warm_sampling()
+
+
 def _advise() -> None:
     from simcoinche.analysis.advisor import advise
 
@@ -111,10 +117,16 @@ def warmup_order(everything: bool) -> list[str]:
     return [n for n, _ in (SLOW_COMMANDS if everything else ()) + COMMANDS]
 
 
+#: Jobs only a compile helper runs (:data:`BESIDE`): part of a command's kernels.
+HELPER_JOBS: tuple[tuple[str, Callable[[], None]], ...] = (
+    ("odds sampling", _odds_sampling),
+)
+
+
 def _run_job(name: str) -> tuple[str, float]:
     """Run the job ``name`` in this (worker) process; its wall time. The command's own
     first-run messages are silenced: warmup prints one line per command instead."""
-    jobs = dict(COMMANDS + SLOW_COMMANDS)
+    jobs = dict(COMMANDS + SLOW_COMMANDS + HELPER_JOBS)
     t0 = time.perf_counter()
     with contextlib.redirect_stderr(io.StringIO()):
         jobs[name]()
@@ -122,15 +134,20 @@ def _run_job(name: str) -> tuple[str, float]:
 
 
 #: The job a command's first run starts in a second process while it compiles, by the
-#: ``what`` of its kernels (:func:`simcoinche.runs.compiling.prepare_kernels`): a job
-#: that compiles kernels the command reaches later (the card play, after the auction),
-#: which the command then loads instead of compiling them
-#: (:mod:`simcoinche._kernels.compile_lock`). Measured cold, one after the other on 2
-#: cores (2026-12-04, benchmarks/README.md "Compile time, tenth cut"): simulate -n 1000
-#: 36.3 -> 28.2 s, advise 66.2 -> 44.7 s, parties 68.7 -> 42.3 s (beside simulate, whose
-#: bidder the parties compiled too; since the bidders share their code, "eleventh cut",
-#: beside odds: 38.2-38.8 s against 42.1-43.4 s).
-BESIDE = {"simulation": "odds", "advise": "odds", "parties": "odds"}
+#: ``what`` of its kernels (the ``helper`` of
+#: :func:`simcoinche.runs.compiling.prepare_kernels`): a job that compiles kernels the
+#: command reaches later, which the command then loads instead of compiling them
+#: (:mod:`simcoinche._kernels.compile_lock`). The odds job compiles the card play first
+#: (:func:`simcoinche.analysis.hand_odds.odds` warms it before the sampler): what
+#: simulate, match and parties reach after their auction, and advise and odds
+#: --auction after their filter; odds itself compiles its card play first, beside its
+#: sampler and levels. Measured cold, one after the other on 2 cores (2026-12-04,
+#: benchmarks/README.md "Compile time, tenth cut"): simulate -n 1000 36.3 -> 28.2 s,
+#: advise 66.2 -> 44.7 s, parties 68.7 -> 42.3 s (beside simulate, whose bidder the
+#: parties compiled too; since the bidders share their code, "eleventh cut", beside odds:
+#: 38.2-38.8 s against 42.1-43.4 s); "fourteenth cut" for the orders.
+BESIDE = {"simulation": "odds", "advise": "odds", "parties": "odds",
+          "odds": "odds sampling", "odds --auction": "odds"}
 
 #: Environment variable: "0" turns the compile helper off.
 HELPER_ENV = "SIMCOINCHE_COMPILE_HELPER"

@@ -120,7 +120,8 @@ def _compile_watch(kernels: list[Any], announce: Callable[[], None]) -> Iterator
 
 
 def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object],
-                    estimate_s: float, stream: TextIO | None = None) -> float:
+                    estimate_s: float, stream: TextIO | None = None,
+                    helper: str | None = None) -> float:
     """Compile or load ``kernels`` by calling ``warm`` now, before the timed work.
 
     When the cache holds none of their machine code (a first run), say so once on
@@ -130,7 +131,9 @@ def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object
     kinds, a PIMC seat or not, compiles its own machine code): the same is then said when
     numba starts compiling one of ``kernels`` (its ``numba:compile`` event, which a load
     from the cache does not raise). On a first run, the compile helper set by
-    :func:`set_compile_helper` (the command line's) runs beside ``warm``.
+    :func:`set_compile_helper` (the command line's) runs beside ``warm``, told ``helper``
+    (default ``what``): what the command compiles, so that the helper compiles what the
+    command reaches last.
 
     Parameters
     ----------
@@ -144,6 +147,10 @@ def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object
         Announced compile time on an empty cache (seconds).
     stream : text file, optional
         Where to write (default ``sys.stderr``).
+    helper : str, optional
+        What the compile helper is told (default ``what``): the commands that share a
+        ``what`` but compile in another order (``odds`` with and without an auction) say
+        which.
 
     Returns
     -------
@@ -174,7 +181,7 @@ def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object
     if not kernels_cached(kernels):
         announce()
         if _HELPER:
-            beside = _HELPER[0](what)
+            beside = _HELPER[0](what if helper is None else helper)
     t0 = time.perf_counter()
     with beside, _compile_watch(kernels, announce):
         warm()
