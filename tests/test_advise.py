@@ -29,7 +29,7 @@ from simcoinche._kernels.layout import PC_LEN, PC_MADE, PC_MARKS, PC_TRICKS
 from simcoinche._kernels.rng import RNG_STATE_LEN, donne_key, rng_seed, seed_key
 from simcoinche.analysis.advisor import candidate_actions, evaluate
 from simcoinche.analysis.conditioned import draw_kept, parse_auction
-from simcoinche.analysis.hand_odds import deals
+from simcoinche.analysis.hand_odds import deals, odds
 from simcoinche.commands.cli import main
 from simcoinche.rules.actions import COINCHE, PASS, is_bid
 from simcoinche.rules.errors import InputError
@@ -263,6 +263,27 @@ def test_bad_play_modes_are_one_line_exit_2(play, fragment, capsys):
     assert fragment in err and err.count("\n") == 1
     with pytest.raises(InputError, match="--play"):
         advise(MONSTER, play=play, samples=10, progress=False)
+
+
+@pytest.mark.parametrize("command", ["advise", "odds"])
+def test_a_model_player_thinking_at_the_auction_is_refused_not_modelled_by_its_table_bidder(
+        command, capsys):
+    # The model players explain the auction with their own bidders; a pimc player that
+    # thinks at the auction (bid_worlds > 0) cannot be one, and is refused in one line
+    # rather than replaced by its data-fitted bidder without a word.
+    argv = [command, "--hand", MONSTER, "--auction", "80S", "--samples", "10",
+            "--players", "heuristic,pimc:bid_worlds=2", "--no-progress"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == ("simcoinche: error: players: team 1's pimc thinks at the auction "
+                   "(bid_worlds=2); the model players that explain the auction bid with "
+                   "their own bidder, never a thinking one: drop bid_worlds here\n")
+    with pytest.raises(InputError, match="team 0's pimc thinks at the auction"):
+        advise(MONSTER, auction="80S", players="pimc:bid_worlds=4,heuristic", samples=10,
+               progress=False)
+    with pytest.raises(InputError, match="team 0's pimc thinks at the auction"):
+        odds(MONSTER, auction="80S", players="pimc:bid_worlds=4", samples=10,
+             progress=False)
 
 
 def test_bad_advise_options():

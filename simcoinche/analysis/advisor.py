@@ -54,6 +54,7 @@ from simcoinche.analysis.conditioned import (
     MAX_DRAWS,
     KeptDeals,
     ObservedAuction,
+    check_model_bidders,
     draw_kept,
     parse_auction,
     warm_filter,
@@ -636,6 +637,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     samples = positive_int(samples, "samples")
     seed = check_seed(seed)
     pk, codes, rows = team_players(players, params, prof)
+    check_model_bidders(codes, rows)
     threads = check_threads(threads)
     max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it
     table = None if score is None else shipped_table(prof.name)

@@ -246,6 +246,31 @@ def _filter(d, auction: ObservedAuction, key: np.uint64, start: int, size: int,
     return hands, early, keep, faults
 
 
+def check_model_bidders(codes: np.ndarray, rows: np.ndarray) -> None:
+    """Refuse a model player that thinks at the auction (one line).
+
+    The model players explain the auction and finish it with their own bidders
+    (:func:`simcoinche._kernels.auction_filter.model_action`); a PIMC player's thinking
+    bidder (``bid_worlds`` > 0, :mod:`simcoinche._kernels.think_bid`) is never one of
+    them, since it would think on every deal drawn. Such a player is refused, rather than
+    modelled by its data-fitted bidder without a word.
+
+    Raises
+    ------
+    InputError
+        If a team's player is ``pimc`` with ``bid_worlds`` above 0.
+    """
+    from simcoinche._kernels.players import PLAYER_PIMC, PM_BID_WORLDS
+
+    for t in range(2):
+        if int(codes[t]) == PLAYER_PIMC and rows[t, PM_BID_WORLDS] > 0:
+            raise InputError(
+                f"players: team {t}'s pimc thinks at the auction "
+                f"(bid_worlds={rows[t, PM_BID_WORLDS]:g}); the model players that explain "
+                "the auction bid with their own bidder, never a thinking one: drop "
+                "bid_worlds here")
+
+
 def warm_filter(d, auction: ObservedAuction, prof: Profile, codes: np.ndarray,
                 rows: np.ndarray) -> KeptDeals:
     """Run the auction filter on one deal, with the argument types of :func:`draw_kept`,
