@@ -3,7 +3,8 @@
 The batch kernels hand borrowed views of their per-block scratch and arguments to the
 donne kernels; the rows themselves are pinned elsewhere (row hashes in the benchmarks,
 same rows whatever the thread count in ``test_simulate``). These tests pin the view's
-contract: it aliases the argument exactly (reads, writes, 2-D and strided layouts).
+contract: it aliases the argument exactly (reads, writes, 2-D and strided layouts), and
+a view of a local array stays valid while ``keep_alive`` of the local follows its uses.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcoinche._kernels.borrow import borrow, borrow_all
+from simcoinche._kernels.borrow import borrow, borrow_all, keep_alive
 
 
 @njit(cache=True)
@@ -104,3 +105,32 @@ def test_borrow_all_passes_members_without_arrays_as_they_are():
                                                        Kinds(None, np.int64(5))))
     assert total == 15.0 and club_none and random == 5
     assert codes[0] == 7
+
+
+@njit(cache=True)
+def _view_of_a_kept_local():
+    """A view of a local array read after another array of its size was allocated, the
+    local kept alive past that read."""
+    a = np.zeros(1000)
+    v = borrow(a)
+    b = np.ones(1000)
+    seen = v[0] + 0.0 * b[0]
+    keep_alive(a)
+    return seen
+
+
+@njit(cache=True)
+def _view_of_a_dropped_local():
+    """The same without keep_alive: numba frees the local after the ``borrow`` (its last
+    use) and the new array takes its memory."""
+    a = np.zeros(1000)
+    v = borrow(a)
+    b = np.ones(1000)
+    return v[0] + 0.0 * b[0]
+
+
+def test_a_view_of_a_local_reads_its_own_memory_while_keep_alive_follows():
+    # run_batch borrows each block's scratch, a local, this way. Without keep_alive the
+    # memory goes to the next array of its size (the hazard keep_alive guards against).
+    assert _view_of_a_kept_local() == 0.0
+    assert _view_of_a_dropped_local() == 1.0

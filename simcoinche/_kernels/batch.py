@@ -62,7 +62,7 @@ from numba import njit, prange
 
 from simcoinche._kernels.announce import MAX_DECL
 from simcoinche._kernels.auction import AUCTION_STATE_LEN
-from simcoinche._kernels.borrow import borrow, borrow_all
+from simcoinche._kernels.borrow import borrow, borrow_all, keep_alive
 from simcoinche._kernels.donne import MAX_ACTIONS, Outputs, Players, Scratch, play_one, play_phase
 from simcoinche._kernels.kinds import NO_KINDS
 from simcoinche._kernels.layout import (
@@ -168,43 +168,38 @@ def run_batch(run_key, start, n, first_block, end_block, fixed_dealer, players, 
         (:func:`.thinking.think_scratch`), paired with True when a PIMC player thinks at
         the auction (the thinking bidder is compiled in only then).
     """
+    # Every array every thread shares is passed on as a borrowed view (:func:`.borrow.borrow`,
+    # no reference counting: the players' kernels take them at every decision, and their
+    # counts would bounce between the cores). Safe: they are arguments of this call, held
+    # by the caller until it returns. The NamedTuples are borrowed field by field
+    # (:func:`.borrow.borrow_all` keeps their type).
+    shared_players = borrow_all(players)
+    shared_prof = borrow(prof)
+    shared = borrow_all(outs)
     # The row columns as a strided view whatever the caller passes (a run's chunk of its
-    # buffer is one; a whole array is contiguous): the block and donne kernels below then
-    # compile one machine code for both (run_batch itself still compiles per layout).
-    outs = Outputs(outs.out[:, :], outs.auc, outs.auc_len, outs.play_rec, outs.faults)
+    # buffer is one; a whole array is contiguous): play_one then compiles one machine code
+    # for both (run_batch itself still compiles per layout).
+    rows = Outputs(shared.out[:, :], shared.auc, shared.auc_len, shared.play_rec,
+                   shared.faults)
     block = think_block(think, BLOCK)
     for b in range(first_block, min(end_block, (n + block - 1) // block)):
         lo = b * block
-        # Fresh scratch per block, as every run of a block has always had.
-        _simulate_block(run_key, start, lo, min(n, lo + block), fixed_dealer, record,
-                        players, prof, outs, donne_scratch(), think_scratch(think))
-
-
-@njit(cache=True)
-def _simulate_block(run_key, start, lo, hi, fixed_dealer, record, players, prof, outs, scr,
-                    thinking):
-    """Rows ``lo .. hi-1`` of :func:`run_batch`, one after the other.
-
-    ``players``, ``prof`` and ``outs`` are those of ``run_batch``; ``scr`` the
-    :class:`.donne.Scratch` of :func:`donne_scratch`; ``thinking`` is the PIMC scratch
-    (:func:`.thinking.think_scratch`).
-
-    Every array is passed on as a borrowed view (:func:`.borrow.borrow`, no reference
-    counting: the players' kernels take them at every decision, and the counts of the
-    arrays every thread shares would bounce between cores). This is safe because they are
-    all arguments of this call: the caller holds them until it returns. The NamedTuples
-    are borrowed field by field (:func:`.borrow.borrow_all` keeps their type).
-    """
-    players = borrow_all(players)
-    prof = borrow(prof)
-    outs = borrow_all(outs)
-    scr = borrow_all(scr)
-    for j in range(lo, hi):
-        index = start + j
-        dealer = fixed_dealer if fixed_dealer >= 0 else index & 3
-        # Single donnes: no score-aware bidder compiled in (None).
-        play_one(run_key, index, j, dealer, players, prof, record, outs, scr, thinking,
-                 None)
+        # Fresh scratch per block, as every run of a block has always had, borrowed too
+        # (its counts cost 6 % of the heuristic donnes' speed), so kept alive below. The
+        # blocks' loop is here, not in a kernel of its own: each compiled level links
+        # and optimises the whole donne code again (2 s of a cold simulate;
+        # benchmarks/README.md, "Compile time, fourteenth cut").
+        scr = donne_scratch()
+        block_scr = borrow_all(scr)
+        thinking = think_scratch(think)
+        for j in range(lo, min(n, lo + block)):
+            index = start + j
+            dealer = fixed_dealer if fixed_dealer >= 0 else index & 3
+            # Single donnes: no score-aware bidder compiled in (None).
+            play_one(run_key, index, j, dealer, shared_players, shared_prof, record, rows,
+                     block_scr, thinking, None)
+        # The scratch outlives its borrowed view (numba frees a local after its last use).
+        keep_alive(scr)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -241,8 +236,8 @@ def _play_block(run_key, start, lo, hi, hands, contracts, players, prof, out, pl
     ``play_contracts``; ``play_rec`` is ``uint8[0, 32]`` (no play record),
     ``scr`` the :class:`.donne.Scratch` of :func:`donne_scratch` (row ``j``'s hands are
     copied into ``scr.hands``), ``thinking`` the PIMC scratch. The arrays the play
-    kernels take are passed on as borrowed views, as in :func:`_simulate_block` (safe:
-    they are arguments of this call).
+    kernels take are passed on as borrowed views, as in :func:`run_batch` (safe: they
+    are arguments of this call).
     """
     players = borrow_all(players)
     prof = borrow(prof)

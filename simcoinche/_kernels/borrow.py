@@ -13,12 +13,13 @@ every decision.
 ``MemInfo`` pointer is NULL: numba's reference counting skips it (``NRT_incref`` and
 ``NRT_decref`` return at once on NULL). Only for arrays that outlive every use of the
 view, which in practice means: borrow only the *arguments* of the function that borrows
-(its caller holds them until the call returns). Never borrow a local array: numba frees
-an array right after its last use, which for a local would be the ``borrow`` call itself,
-and the view would then read memory handed out again (``a = np.zeros(1000); v =
-borrow(a); b = np.ones(1000)`` leaves ``v[0] == 1.0``). The batch kernels therefore
-allocate each block's scratch in the body of their loop over blocks (a ``prange`` in
-``play_contracts``) and pass it to a per-block function that borrows its arguments.
+(its caller holds them until the call returns). A local array may be borrowed only with
+:func:`keep_alive` of it after the view's last use: numba frees an array right after its
+last use, which for a local would be the ``borrow`` call itself, and the view would then
+read memory handed out again (``a = np.zeros(1000); v = borrow(a); b = np.ones(1000)``
+leaves ``v[0] == 1.0``). ``run_batch`` borrows each block's scratch that way;
+``play_contracts`` (a ``prange``) allocates it in the body of its loop over blocks and
+passes it to a per-block function that borrows its arguments.
 """
 
 from __future__ import annotations
@@ -80,3 +81,15 @@ def borrow_all(typingctx, arrays):
         return context.make_tuple(builder, arrays, views)
 
     return arrays(arrays), codegen
+
+
+@intrinsic
+def keep_alive(typingctx, value):
+    """A use of ``value`` that does nothing: written after the last use of a view
+    borrowed from the local ``value``, it keeps numba from freeing ``value`` before
+    (numba frees a local right after its last use)."""
+
+    def codegen(context, builder, signature, args):
+        return context.get_dummy_value()
+
+    return types.none(value), codegen

@@ -145,8 +145,8 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
     :class:`.donne.Scratch` of :func:`.batch.donne_scratch`; ``partie_arrays`` four
     ``int32[2]`` (totals, pending, marks, tricks won); ``thinking`` the PIMC scratch. The
     donne kernels get borrowed views of them (:func:`.borrow.borrow`, as in
-    :func:`.batch._simulate_block`; safe because they are arguments of this call, held by
-    the caller until it returns).
+    :func:`.batch.run_batch`; safe because they are arguments of this call, held by the
+    caller until it returns).
     """
     lo, hi = parties
     first, block_rows = rows
