@@ -313,7 +313,7 @@ from simcoinche.analysis import advisor, hand_odds
 record = []
 def signatures(kernels):
     return {k.py_func.__name__: sorted(str(s) for s in k.signatures) for k in kernels}
-def prepare(what, kernels, warm, estimate_s, out=None):
+def prepare(what, kernels, warm, estimate_s, out=None, helper=None):
     warm()
     record.extend([what, [k.py_func.__name__ for k in kernels], estimate_s,
                    signatures(kernels), kernels])
