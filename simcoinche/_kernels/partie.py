@@ -59,7 +59,7 @@ from numba import njit, uint64
 
 from simcoinche._kernels.auction import A_PARTIE, A_PENDING, A_TOTAL
 from simcoinche._kernels.batch import donne_scratch
-from simcoinche._kernels.borrow import borrow, borrow_all
+from simcoinche._kernels.borrow import borrow, borrow_all, keep_alive
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
@@ -124,15 +124,20 @@ def run_parties(run_key, start, n, blocks, max_donnes, block_rows, given, player
                          np.zeros(0, dtype=np.int16), np.zeros((0, 32), dtype=np.uint8))
         partie_arrays = (np.zeros(2, dtype=np.int32), np.zeros(2, dtype=np.int32),
                          np.zeros(2, dtype=np.int32), np.zeros(2, dtype=np.int32))
-        # Fresh scratch per block, until the block's call returns.
+        # Fresh scratch per block. _parties_block is inlined here (a compiled level of
+        # its own linked and optimised the whole donne code once more: 2.5 s of a cold
+        # parties; benchmarks/README.md, "Compile time, fourteenth cut"), so the locals
+        # it borrows are kept alive past its last use of them.
+        scr = donne_scratch()
         used[b] = _parties_block(run_key, start, (lo, min(n, lo + BLOCK)),
                                  (b * block_rows, block_rows), max_donnes,
                                  (given, prof, outs.pout, outs.dout, outs.faults), players,
-                                 record_arrays, donne_scratch(), partie_arrays,
-                                 think_scratch(think))
+                                 record_arrays, scr, partie_arrays, think_scratch(think))
+        keep_alive(scr)
+        keep_alive(record_arrays)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _parties_block(run_key, start, parties, rows, max_donnes, args, players, record_arrays,
                    scr, partie_arrays, thinking):
     """Parties ``lo .. hi-1`` (``parties = (lo, hi)``) of :func:`run_parties` into donne
@@ -145,8 +150,8 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
     :class:`.donne.Scratch` of :func:`.batch.donne_scratch`; ``partie_arrays`` four
     ``int32[2]`` (totals, pending, marks, tricks won); ``thinking`` the PIMC scratch. The
     donne kernels get borrowed views of them (:func:`.borrow.borrow`, as in
-    :func:`.batch.run_batch`; safe because they are arguments of this call, held by the
-    caller until it returns).
+    :func:`.batch.run_batch`). Inlined in :func:`run_parties`, which holds its arguments
+    or keeps them alive (:func:`.borrow.keep_alive`) until it returns.
     """
     lo, hi = parties
     first, block_rows = rows
