@@ -45,7 +45,8 @@ def _helpers() -> list[multiprocessing.Process]:
 
 def test_the_first_runs_that_gain_have_a_helper_job_and_it_is_another_commands():
     jobs = dict(W.COMMANDS + W.HELPER_JOBS)
-    assert W.BESIDE == {"simulation": "odds", "advise": "odds", "parties": "odds",
+    assert W.BESIDE == {"simulation": "odds", "advise": "odds",
+                        "parties": "parties' equity, then odds",
                         "odds": "odds sampling", "odds --auction": "odds"}
     assert all(job in jobs for job in W.BESIDE.values())
     # A job only a helper runs is not a command warmup lists.

@@ -555,3 +555,15 @@ def test_win_probability_script_runs_then_reuses_each_profile(tmp_path, monkeypa
     assert run.stat().st_mtime_ns != stamp
     assert simcoinche.read_metadata(run)["params"][0]["score_aware"] == 0
     capsys.readouterr()
+
+
+def test_the_helpers_equity_job_compiles_the_score_aware_bidders_own_signature():
+    # A cold parties' compile helper compiles the equity of a score (score_bid._local,
+    # and _after with it) while parties deals: parties must then find it cached for its
+    # own argument types. On a cold cache (CI) a second signature would appear in the
+    # kernel cache's index of _local beside the helper's.
+    from simcoinche._kernels.score_bid import _local
+
+    P.warm_equity()
+    P.parties(4, seed=3, threads=1)
+    assert len(_local._cache._cache_file._load_index()) == 1

@@ -69,6 +69,7 @@ from simcoinche.runs.simulation import (
     _run_plan,
     _RunPlan,
     positive_int,
+    team_players,
 )
 
 if TYPE_CHECKING:
@@ -292,6 +293,25 @@ class _PartieBuffers:
 
 
 # --- facade -----------------------------------------------------------------------------
+
+
+def warm_equity() -> None:
+    """Compile (or load) the score-aware bidder's equity of a score
+    (:func:`simcoinche._kernels.score_bid._local`, and :func:`~simcoinche._kernels.
+    score_bid._after` with it) with the argument types of a partie's donnes: what a cold
+    ``parties`` reaches first after dealing, which its compile helper compiles meanwhile
+    (:mod:`simcoinche.commands.warmup`): the default players' rows, at 0 to 0."""
+    from simcoinche._kernels.layout import P_PARTIE_RULE
+    from simcoinche._kernels.score_bid import _local
+    from simcoinche.rules.profiles import get_profile
+
+    prof = get_profile("federal")
+    _, _, rows = team_players("heuristic", None, prof)
+    # (our total, theirs, our pending flag, theirs, target, partie rule, we deal next):
+    # int64 but the rule, read from the packed int32 profile.
+    zero = np.int64(0)
+    _local(rows, zero, (zero, zero, zero, zero, np.int64(prof.target),
+                        np.int32(prof.packed[P_PARTIE_RULE]), True))
 
 
 def default_parties_out(profile: str, seed: int, n: int) -> Path:
