@@ -31,8 +31,10 @@ from typing import Any, TextIO
 # faster compile passes (:mod:`simcoinche._kernels.faster_compile`) and no prange level
 # above the donne kernels, against 84-85 s for the commit before them, side by side;
 # 41-57 s on 2026-12-04 once a run compiles only the player kinds it seats
-# (:mod:`simcoinche._kernels.kinds`), against 54-78 s without, side by side.
-SIMULATE_COMPILE_S = 60
+# (:mod:`simcoinche._kernels.kinds`), against 54-78 s without, side by side; on
+# 2026-12-05, 40.6 s with the compile helper off (one core) and 22-24 s with it
+# (benchmarks/README.md, "Compile time, fourteenth cut").
+SIMULATE_COMPILE_S = 40
 ODDS_COMPILE_S = 30
 # odds and advise with an auction also compile the auction filter (the model players'
 # bidders) and, for advise, the continuations. Measured 2026-12-04 on an empty cache: advise
