@@ -134,3 +134,40 @@ def test_a_view_of_a_local_reads_its_own_memory_while_keep_alive_follows():
     # memory goes to the next array of its size (the hazard keep_alive guards against).
     assert _view_of_a_kept_local() == 0.0
     assert _view_of_a_dropped_local() == 1.0
+
+
+@njit(cache=True)
+def _views_of_a_kept_local_in_a_loop():
+    """run_batch's shape: a local borrowed before a loop that allocates at every turn,
+    kept alive after it."""
+    a = np.zeros(1000)
+    v = borrow(a)
+    seen = 0.0
+    for _ in range(3):
+        b = np.ones(1000)
+        seen += v[0] + 0.0 * b[0]
+    keep_alive(a)
+    return seen
+
+
+@njit(cache=True, inline="always")
+def _inlined_reader(a):
+    """_parties_block's shape: an inlined function that borrows its argument, then
+    allocates."""
+    v = borrow(a)
+    b = np.ones(1000)
+    return v[0] + 0.0 * b[0]
+
+
+@njit(cache=True)
+def _an_inlined_view_of_a_kept_local():
+    """run_parties' shape: a local passed to the inlined function, kept alive after it."""
+    a = np.zeros(1000)
+    seen = _inlined_reader(a)
+    keep_alive(a)
+    return seen
+
+
+def test_keep_alive_holds_in_the_shapes_of_run_batch_and_run_parties():
+    assert _views_of_a_kept_local_in_a_loop() == 0.0
+    assert _an_inlined_view_of_a_kept_local() == 0.0

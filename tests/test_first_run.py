@@ -314,6 +314,8 @@ record = []
 def signatures(kernels):
     return {k.py_func.__name__: sorted(str(s) for s in k.signatures) for k in kernels}
 def prepare(what, kernels, warm, estimate_s, out=None, helper=None):
+    # The compile helper each asks for: advise its own, odds with an auction the odds job.
+    assert helper == {'advise': None, 'odds': 'odds --auction'}[sys.argv[1]], helper
     warm()
     record.extend([what, [k.py_func.__name__ for k in kernels], estimate_s,
                    signatures(kernels), kernels])

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -20,8 +22,8 @@ from simcoinche._kernels.layout import (
     PC_TRICKS,
 )
 from simcoinche._kernels.rng import seed_key
-from simcoinche._kernels.sampler import made_at_levels, sample_deals
-from simcoinche.analysis.hand_odds import _plain_deal, deals, odds, warm_sampling
+from simcoinche._kernels.sampler import made_at_levels
+from simcoinche.analysis.hand_odds import _plain_deal, deals, odds
 from simcoinche.commands.cli import main
 from simcoinche.players.registry import param_array
 from simcoinche.rules.errors import InputError
@@ -250,12 +252,29 @@ def test_the_warm_up_deal_gives_the_known_hand_and_every_other_card_once():
     assert hands[0] | hands[1] | hands[2] | hands[3] == 0xFFFFFFFF
 
 
+# In a fresh interpreter (this one has run odds many times, so its kernels hold every
+# signature already): the sampling job, then odds; the signatures of the sampler and of
+# the levels' scoring (compiled or loaded from the cache) after each.
+_JOB_THEN_ODDS = """
+import json
+from simcoinche._kernels.sampler import made_at_levels, sample_deals
+from simcoinche.analysis.hand_odds import odds, warm_sampling
+def signatures():
+    return [sorted(str(s) for s in k.signatures) for k in (sample_deals, made_at_levels)]
+warm_sampling()
+after_job = signatures()
+odds("JH 9H AH TH KS 7C 8D AD", samples=64, threads=1, progress=False)
+print(json.dumps([after_job, signatures()]))
+"""
+
+
 def test_the_helpers_sampling_job_compiles_what_odds_runs_beside_its_card_play():
     # The compile helper of a cold odds runs warm_sampling while odds compiles its card
     # play: odds must then find the sampler and the levels' scoring compiled for its own
     # argument types, not compile them again.
-    warm_sampling()
-    before = {k: set(k.signatures) for k in (sample_deals, made_at_levels)}
-    assert all(before.values())
-    odds(HAND, samples=64, threads=1, progress=False)
-    assert {k: set(k.signatures) for k in (sample_deals, made_at_levels)} == before
+    proc = subprocess.run([sys.executable, "-c", _JOB_THEN_ODDS], capture_output=True,
+                          text=True, timeout=900, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    after_job, after_odds = json.loads(proc.stdout)
+    assert all(after_job), after_job
+    assert after_odds == after_job

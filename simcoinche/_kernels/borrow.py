@@ -17,7 +17,8 @@ view, which in practice means: borrow only the *arguments* of the function that 
 :func:`keep_alive` of it after the view's last use: numba frees an array right after its
 last use, which for a local would be the ``borrow`` call itself, and the view would then
 read memory handed out again (``a = np.zeros(1000); v = borrow(a); b = np.ones(1000)``
-leaves ``v[0] == 1.0``). ``run_batch`` borrows each block's scratch that way;
+leaves ``v[0] == 1.0``). ``run_batch`` borrows each block's scratch that way, and
+``run_parties`` the scratch it passes to the inlined ``_parties_block``;
 ``play_contracts`` (a ``prange``) allocates it in the body of its loop over blocks and
 passes it to a per-block function that borrows its arguments.
 """

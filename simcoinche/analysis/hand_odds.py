@@ -658,7 +658,8 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     samples = positive_int(samples, "samples")
     seed = check_seed(seed)
     pk, codes, rows = team_players(players, params, prof)
-    if observed is not None:
+    if observed is not None and observed.codes:
+        # (An empty auction models no call: every deal is kept.)
         check_model_bidders(codes, rows)
     threads = check_threads(threads)
     max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it
