@@ -284,6 +284,11 @@ def test_a_model_player_thinking_at_the_auction_is_refused_not_modelled_by_its_t
     with pytest.raises(InputError, match="team 0's pimc thinks at the auction"):
         odds(MONSTER, auction="80S", players="pimc:bid_worlds=4", samples=10,
              progress=False)
+    # An empty auction models no call (every deal is kept): nothing to refuse there. (Played
+    # double dummy: the model players only explain the auction here.)
+    r = odds(MONSTER, auction="", players="pimc:bid_worlds=4", play="dd", samples=2,
+             threads=1, progress=False)
+    assert r.samples == 2 and r.draws == 2
 
 
 def test_bad_advise_options():
