@@ -260,15 +260,15 @@ def check_model_bidders(codes: np.ndarray, rows: np.ndarray) -> None:
     InputError
         If a team's player is ``pimc`` with ``bid_worlds`` above 0.
     """
-    from simcoinche._kernels.players import PLAYER_PIMC, PM_BID_WORLDS
+    from simcoinche._kernels.players import PM_BID_WORLDS
+    from simcoinche.runs.simulation import thinking_teams
 
-    for t in range(2):
-        if int(codes[t]) == PLAYER_PIMC and rows[t, PM_BID_WORLDS] > 0:
-            raise InputError(
-                f"players: team {t}'s pimc thinks at the auction "
-                f"(bid_worlds={rows[t, PM_BID_WORLDS]:g}); the model players that explain "
-                "the auction bid with their own bidder, never a thinking one: drop "
-                "bid_worlds here")
+    for t in thinking_teams(codes, rows):
+        raise InputError(
+            f"players: team {t}'s pimc thinks at the auction "
+            f"(bid_worlds={rows[t, PM_BID_WORLDS]:g}); the model players that explain "
+            "the auction bid with their own bidder, never a thinking one: drop "
+            "bid_worlds here")
 
 
 def warm_filter(d, auction: ObservedAuction, prof: Profile, codes: np.ndarray,

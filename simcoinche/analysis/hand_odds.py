@@ -527,6 +527,17 @@ def check_level(value: str | int, profile: str | Profile | None = "federal") -> 
                      + (", generale" if prof.generale_value else ""))
 
 
+def _ladder(prof: Profile) -> tuple[list[str], list[int]]:
+    """The levels :func:`odds` reads off each play: labels and values of the profile's
+    bids, capot and (where the profile has it) générale."""
+    labels = [str(v) for v in prof.bid_values] + ["capot"]
+    values = [*prof.bid_values, prof.capot_value]
+    if prof.generale_value:
+        labels.append("generale")
+        values.append(prof.generale_value)
+    return labels, values
+
+
 def _plain_deal(d: Deals) -> np.ndarray:
     """One deal with ``d``'s known hand, the other cards dealt in their index order
     (``uint32[1, 4]``; given cards and voids ignored): what the warm-up plays to compile
@@ -549,8 +560,7 @@ def warm_sampling(profile: str = "federal") -> None:
     from simcoinche._kernels.sampler import made_at_levels
 
     prof = get_profile(profile)
-    levels = np.arange(len(prof.bid_values) + 1 + bool(prof.generale_value),
-                       dtype=np.int64)
+    levels = np.arange(len(_ladder(prof)[0]), dtype=np.int64)
     made_at_levels(np.zeros((PC_LEN, 1), dtype=np.int32), 0, 0, levels, prof.packed,
                    np.zeros((len(levels), 1), dtype=np.uint8))
     deals(0xFF, 0).sample(1, 0, 0)
@@ -663,11 +673,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         check_model_bidders(codes, rows)
     threads = check_threads(threads)
     max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it
-    labels = [str(v) for v in prof.bid_values] + ["capot"]
-    values = [*prof.bid_values, prof.capot_value]
-    if prof.generale_value:
-        labels.append("generale")
-        values.append(prof.generale_value)
+    labels, values = _ladder(prof)
     levels = np.arange(len(labels), dtype=np.int64)  # the ladder, capot, générale
     packed = prof.packed
     team = d.seat & 1

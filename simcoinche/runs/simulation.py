@@ -180,6 +180,13 @@ def team_players(players: Any, params: Sequence[Mapping[str, float] | None] | No
     return kinds, np.array([kinds[0].code, kinds[1].code], dtype=np.int32), rows
 
 
+def thinking_teams(codes: np.ndarray, rows: np.ndarray) -> list[int]:
+    """The teams (0, 1) whose player thinks at the auction: a PIMC player (``codes``,
+    ``int32[2]``) whose ``bid_worlds`` (in its parameter row of ``rows``) is positive."""
+    return [team for team, code in enumerate(np.asarray(codes).tolist())
+            if code == PLAYER_PIMC and rows[team, PM_BID_WORLDS] > 0]
+
+
 def think_arg(codes: np.ndarray,
               bid_params: np.ndarray | None = None) -> np.int64 | tuple[np.int64, bool] | None:
     """The donne kernels' ``think`` argument, the think spec of
@@ -199,9 +206,7 @@ def think_arg(codes: np.ndarray,
     from simcoinche._kernels.pimc import PIMC_TT_LOG2
 
     log2 = np.int64(PIMC_TT_LOG2)
-    if bid_params is not None and any(
-            code == PLAYER_PIMC and bid_params[team, PM_BID_WORLDS] > 0
-            for team, code in enumerate(team_codes)):
+    if bid_params is not None and thinking_teams(team_codes, bid_params):
         return log2, True
     return log2
 
