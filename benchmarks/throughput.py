@@ -133,6 +133,7 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
         A_LEVEL,
         A_STATUS,
         A_TO_SPEAK,
+        auction_apply,
         auction_start,
     )
     from simcoinche._kernels.batch import donne_scratch
@@ -140,7 +141,6 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
     from simcoinche._kernels.donne import MAX_ACTIONS, Players, choose_action, play_phase
     from simcoinche._kernels.kinds import kinds_of
     from simcoinche._kernels.layout import P_AUCTION_CARDS
-    from simcoinche._kernels.players import auction_apply_inline
     from simcoinche._kernels.rng import (
         STREAM_PLAYERS,
         donne_key,
@@ -181,9 +181,9 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
                 seat = astate[A_TO_SPEAK]
                 a = choose_action(codes[seat & 1], early[seat], astate, actions, na, params,
                                   seat & 1, prof, st, None, kinds)
-                if auction_apply_inline(astate, a, prof) != 0:
+                if auction_apply(astate, np.int64(a), prof) != 0:
                     a = 0
-                    auction_apply_inline(astate, a, prof)
+                    auction_apply(astate, np.int64(a), prof)
                 actions[na] = a
                 na += 1
             acc += na

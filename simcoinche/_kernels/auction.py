@@ -114,7 +114,13 @@ def auction_start(state, dealer):
     state[A_COINCHER] = -1
 
 
-@njit(cache=True)
+# The two kernels below are called for every action by the players and the auction loop,
+# where a call would cost more than the check: compiled once each, and inlined into every
+# caller by LLVM (``forceinline``). Every caller passes the action as ``int64`` (one
+# compiled version; a literal code would compile another). As numba-level copies
+# (``inline="always"``) each bidder typed and lowered them again at each call: 4-7 s of
+# a cold ``parties`` (benchmarks/README.md, "Compile time, fifteenth cut").
+@njit(cache=True, forceinline=True)
 def auction_check(state, action, prof):
     """Whether the seat ``state[A_TO_SPEAK]`` may play ``action``.
 
@@ -195,7 +201,7 @@ def auction_check(state, action, prof):
     return R_OK
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def auction_apply(state, action, prof):
     """Check ``action`` for the seat to speak and apply it when legal.
 

@@ -46,6 +46,7 @@ from simcoinche._kernels.auction import (
     A_N_BIDS,
     A_STATUS,
     A_TO_SPEAK,
+    auction_apply,
     auction_start,
 )
 from simcoinche._kernels.deal import deal_hands
@@ -86,7 +87,6 @@ from simcoinche._kernels.players import (
     PLAYER_CLUB,
     PLAYER_PIMC,
     PLAYER_RANDOM,
-    auction_apply_inline,
     random_card,
 )
 from simcoinche._kernels.rng import STREAM_PLAYERS, donne_key, lowest_bit, rng_seed
@@ -664,13 +664,12 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
         team = seat & 1
         a = seat_action(players, team, early[seat], astate, actions, na, dealer, prof, st,
                         think, in_partie)
-        if auction_apply_inline(astate, a, prof) != 0:
+        if auction_apply(astate, np.int64(a), prof) != 0:
             # A player may only make legal calls: the fault is recorded (the facade fails
             # the run) and a pass, always allowed, ends the donne.
             fault = (fault | (F_CALL << seat)) + F_ONE
-            # Typed, not a literal: auction_check compiles once, not twice.
             a = np.int64(ACT_PASS)
-            auction_apply_inline(astate, a, prof)
+            auction_apply(astate, np.int64(a), prof)
         actions[na] = a
         na += 1
     if record:

@@ -26,6 +26,7 @@ through ``auction_check`` and cards through ``legal_mask`` (see :mod:`.donne`).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simcoinche._kernels.auction import (
@@ -34,19 +35,11 @@ from simcoinche._kernels.auction import (
     A_KIND,
     A_LEVEL,
     A_STATUS,
-    auction_apply,
     auction_check,
 )
 from simcoinche._kernels.bid_layout import BT_END
 from simcoinche._kernels.layout import P_ALLOW_SA, P_ALLOW_TA, P_GENERALE_VALUE, P_N_BID_VALUES
 from simcoinche._kernels.rng import bounded, lowest_bit, random_bit, uniform01
-
-# The auction kernels of :mod:`.auction`, compiled again from the same source with
-# numba-level inlining: the players and the auction loop call them for every action, and
-# a call costs more than the check itself. Same rules, same code (no cache: an
-# always-inlined function is compiled into each caller, which is cached).
-auction_check_inline = njit(inline="always")(auction_check.py_func)
-auction_apply_inline = njit(inline="always")(auction_apply.py_func)
 
 PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
@@ -153,11 +146,12 @@ def random_action(hand, astate, actions, n_actions, params, row, prof, st):
         return illegal_action(astate)
     if astate[A_BIDDER] >= 0:
         # Surcoinche, when this seat's team is coinched and the profile allows it.
-        if astate[A_COINCHE] == 2 and auction_check_inline(astate, ACT_SURCOINCHE, prof) == 0:
+        if astate[A_COINCHE] == 2 and \
+                auction_check(astate, np.int64(ACT_SURCOINCHE), prof) == 0:
             if uniform01(st) < params[row, RP_SURCOINCHE]:
                 return ACT_SURCOINCHE
             return ACT_PASS
-        if auction_check_inline(astate, ACT_COINCHE, prof) == 0:
+        if auction_check(astate, np.int64(ACT_COINCHE), prof) == 0:
             if uniform01(st) < params[row, RP_COINCHE]:
                 return ACT_COINCHE
         p = params[row, RP_OVERBID]
@@ -172,7 +166,7 @@ def random_action(hand, astate, actions, n_actions, params, row, prof, st):
     level = min(lowest + jump, top)
     kind = kind_of_index(bounded(st, n_kinds_allowed(prof)), prof)
     a = ACT_BID_BASE + level * N_KINDS + kind
-    if auction_check_inline(astate, a, prof) != 0:
+    if auction_check(astate, np.int64(a), prof) != 0:
         return ACT_PASS
     return a
 
