@@ -594,7 +594,11 @@ def write_result(out, row, made, tricks, cpts, bel, score):
     out[O_MADE, row] = made
 
 
-@njit(cache=True)
+# Copied into its two callers (run_batch, run_parties) by numba: as a compiled level of its
+# own, LLVM optimised and emitted its whole linked tree (bidders, card play) once for it
+# and again for its caller, 2.5-3.3 s of a cold simulate or parties (benchmarks/README.md,
+# "Compile time, fifteenth cut"); the donnes run as fast or faster.
+@njit(cache=True, inline="always")
 def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, think,
              in_partie):
     """Simulate donne ``index`` of the run ``run_key`` and write it into row ``row``.
