@@ -19,8 +19,8 @@ last use, which for a local would be the ``borrow`` call itself, and the view wo
 read memory handed out again (``a = np.zeros(1000); v = borrow(a); b = np.ones(1000)``
 leaves ``v[0] == 1.0``). ``run_batch`` borrows each block's scratch that way, and
 ``run_parties`` the scratch it passes to the inlined ``_parties_block``;
-``play_contracts`` (a ``prange``) allocates it in the body of its loop over blocks and
-passes it to a per-block function that borrows its arguments.
+``play_contracts`` (a ``prange``) allocates it in the body of its loop over blocks, where
+the inlined ``_play_block`` borrows it, and keeps it alive after the block.
 """
 
 from __future__ import annotations
