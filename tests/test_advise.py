@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import numba
 import numpy as np
@@ -386,3 +388,34 @@ def test_bad_scores_are_one_line_exit_2(score, fragment, capsys):
     assert status == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1
+
+
+# In a fresh interpreter (this one has run advise many times, so its kernels hold every
+# signature already): the helper's job, then advise; the signatures of the filter, the
+# continuations and the scoring (compiled or loaded from the cache) after each.
+_JOB_THEN_ADVISE = """
+import json
+from simcoinche._kernels.auction_filter import continue_auctions, filter_deals, score_outcomes
+from simcoinche.analysis.advisor import advise, warm_continuations
+def signatures():
+    return [sorted(str(s) for s in k.signatures)
+            for k in (filter_deals, continue_auctions, score_outcomes)]
+warm_continuations()
+after_job = signatures()
+advise("AH TH KH AS 7C AD KD 8D", auction="80H 90S", seat=2, samples=40, threads=1,
+       progress=False)
+print(json.dumps([after_job, signatures()]))
+"""
+
+
+def test_the_helpers_continuations_job_compiles_what_advise_runs_beside_its_card_play():
+    # The compile helper of a cold advise runs warm_continuations while advise compiles its
+    # card play: advise must then find the filter, the continuations and their scoring
+    # compiled for its own argument types (another hand, auction and seat than the job's),
+    # not compile them again.
+    proc = subprocess.run([sys.executable, "-c", _JOB_THEN_ADVISE], capture_output=True,
+                          text=True, timeout=900, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    after_job, after_advise = json.loads(proc.stdout)
+    assert all(after_job), after_job
+    assert after_advise == after_job

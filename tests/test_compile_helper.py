@@ -45,18 +45,19 @@ def _helpers() -> list[multiprocessing.Process]:
 
 def test_the_first_runs_that_gain_have_a_helper_job_and_it_is_another_commands():
     jobs = dict(W.COMMANDS + W.HELPER_JOBS)
-    assert W.BESIDE == {"simulation": "odds", "advise": "odds",
+    assert W.BESIDE == {"simulation": "odds", "advise": "advise continuations",
                         "parties": "parties' equity, then odds",
                         "odds": "odds sampling", "odds --auction": "odds"}
     assert all(job in jobs for job in W.BESIDE.values())
     # A job only a helper runs is not a command warmup lists.
     assert "odds sampling" not in W.warmup_order(True)
+    assert "advise continuations" not in W.warmup_order(True)
 
 
 def test_a_helper_compiles_into_the_cache_beside_and_is_stopped_after(helper_on):
     with W.compile_beside("advise"):
         (helper,) = _helpers()
-        assert helper.name == "simcoinche compile helper (odds)"
+        assert helper.name == "simcoinche compile helper (advise continuations)"
         # It compiles into the cache: a kernel's index appears once its machine code is
         # saved.
         deadline = time.monotonic() + 120

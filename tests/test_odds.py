@@ -23,7 +23,7 @@ from simcoinche._kernels.layout import (
 )
 from simcoinche._kernels.rng import seed_key
 from simcoinche._kernels.sampler import made_at_levels
-from simcoinche.analysis.hand_odds import _plain_deal, deals, odds
+from simcoinche.analysis.hand_odds import deals, odds, plain_deal
 from simcoinche.commands.cli import main
 from simcoinche.players.registry import param_array
 from simcoinche.rules.errors import InputError
@@ -243,7 +243,7 @@ def test_api_rejects_bad_seed_and_players():
 def test_the_warm_up_deal_gives_the_known_hand_and_every_other_card_once():
     # odds compiles its card play on this deal, before its sampler (issue 24).
     d = deals(HAND, 2)
-    plain = _plain_deal(d)
+    plain = plain_deal(d)
     assert plain.shape == (1, 4) and plain.dtype == np.uint32
     assert plain.flags.c_contiguous
     hands = [int(h) for h in plain[0]]

@@ -59,7 +59,7 @@ from simcoinche.analysis.conditioned import (
     parse_auction,
     warm_filter,
 )
-from simcoinche.analysis.hand_odds import Deals, check_level, deals
+from simcoinche.analysis.hand_odds import Deals, check_level, deals, plain_deal
 from simcoinche.players.equity import EquityTable, shipped_table
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.actions import COINCHE, PASS, SURCOINCHE, bid_code, format_action
@@ -494,26 +494,16 @@ class Outcomes:
     tricks: np.ndarray
 
 
-def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
-             cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
-             play_fn: PlayMode = play_heuristic, names: Sequence[str] | None = None
-             ) -> Outcomes:
-    """Finish the auction after each candidate on each kept deal, play and score it
-    (:class:`Outcomes`). Runs on the current numba thread count. ``names`` (the model
-    players' kind names per team) name them in the error of a replaced decision.
-    """
-    from simcoinche._kernels.auction_filter import (
-        BLOCK,
-        C_FAULTS,
-        C_KIND,
-        C_LEN,
-        C_TAKER,
-        continue_auctions,
-        score_outcomes,
-    )
+def continuations(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
+                  cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
+                  names: Sequence[str] | None = None) -> np.ndarray:
+    """The auction finished by the model players after each candidate on each kept deal:
+    the contracts ``int16[C_LEN, len(cands), kept.n]`` (rows ``C_*`` of
+    :mod:`simcoinche._kernels.auction_filter`). Runs on the current numba thread count;
+    a model call the kernel had to replace fails it (``names`` name the players)."""
+    from simcoinche._kernels.auction_filter import BLOCK, C_FAULTS, C_LEN, continue_auctions
     from simcoinche._kernels.donne import Players
     from simcoinche._kernels.kinds import kinds_of
-    from simcoinche._kernels.layout import PC_TRICKS
     from simcoinche.runs.blocks import share_blocks
 
     packed = prof.packed
@@ -537,6 +527,25 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     check_faults(contracts[C_FAULTS], codes if names is None else names, prof,
                  lambda i: f"deal {kept.index[i % n]} after "
                            f"{format_action(cands[i // n], prof)}")
+    return contracts
+
+
+def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
+             cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
+             play_fn: PlayMode = play_heuristic, names: Sequence[str] | None = None
+             ) -> Outcomes:
+    """Finish the auction after each candidate on each kept deal (:func:`continuations`),
+    play and score it (:class:`Outcomes`). Runs on the current numba thread count.
+    ``names`` (the model players' kind names per team) name them in the error of a
+    replaced decision.
+    """
+    from simcoinche._kernels.auction_filter import C_KIND, C_TAKER, score_outcomes
+    from simcoinche._kernels.layout import PC_TRICKS
+
+    packed = prof.packed
+    m = len(cands)
+    n = kept.n
+    contracts = continuations(run_key, kept, observed, cands, codes, rows, prof, names)
     # One play per distinct (deal, taker, kind): card play reads neither the level
     # nor the coinche, so it serves every action that ends in that contract.
     taker = contracts[C_TAKER].astype(np.int64)
@@ -559,6 +568,32 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     for side, t in enumerate((team, 1 - team)):
         tricks[side][live] = pc[PC_TRICKS + t][play_col[live]]
     return Outcomes(contracts, diff, made, marks, tricks)
+
+
+def warm_continuations(hand: str = "JH 9H AH TH KS 7C 8D AD", auction: str = "80S") -> None:
+    """Compile (or load) what :func:`advise` runs besides its card play: the auction filter
+    on one deal, the auctions finished after each candidate (:func:`continuations`) and
+    their scoring, for the default model players and profile, with :func:`advise`'s
+    argument types. The compile helper of a cold ``advise`` runs this while the command
+    compiles its card play (:mod:`simcoinche.commands.warmup`)."""
+    from simcoinche._kernels.auction_filter import score_outcomes
+    from simcoinche._kernels.layout import PC_LEN
+    from simcoinche._kernels.rng import seed_key
+    from simcoinche.runs.simulation import team_players
+
+    prof = get_profile("federal")
+    observed = parse_auction(auction, prof)
+    _, codes, rows = team_players("heuristic", None, prof)
+    kept = warm_filter(deals(hand, observed.seat), observed, prof, codes, rows)
+    cands = candidate_actions(observed, _max_level(None, prof))
+    contracts = continuations(np.uint64(seed_key(np.uint64(0))), kept, observed, cands,
+                              codes, rows, prof)
+    m = len(cands)
+    # No play (every column -1: scored as passed out), the types of evaluate's scoring.
+    score_outcomes(np.zeros((PC_LEN, 1), dtype=np.int32),
+                   np.full((m, 1), -1, dtype=np.int64), contracts, np.int64(0), prof.packed,
+                   np.empty((m, 1), dtype=np.int32), np.empty((m, 1), dtype=np.int8),
+                   np.empty((2, m, 1), dtype=np.int32))
 
 
 def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
@@ -651,8 +686,13 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     names = [k.name for k in pk]
 
     def warm() -> None:
-        # The filter on one deal, then that deal's continuations, plays and scores: the
-        # argument types of the timed calls below.
+        # The card play first, on a deal made here, then the filter on one deal and that
+        # deal's continuations, plays and scores: the argument types of the timed calls
+        # below. On a first run the compile helper compiles the filter, the continuations
+        # and the scoring meanwhile (warm_continuations), which this process then loads.
+        none = np.zeros(1, dtype=np.int8)
+        play_fn(key, plain_deal(d), observed.dealer, none, none, codes, rows, prof.packed,
+                names=names)
         evaluate(key, warm_filter(d, observed, prof, codes, rows), observed, cands, codes,
                  rows, prof, play_fn, names)
 

@@ -538,10 +538,10 @@ def _ladder(prof: Profile) -> tuple[list[str], list[int]]:
     return labels, values
 
 
-def _plain_deal(d: Deals) -> np.ndarray:
+def plain_deal(d: Deals) -> np.ndarray:
     """One deal with ``d``'s known hand, the other cards dealt in their index order
-    (``uint32[1, 4]``; given cards and voids ignored): what the warm-up plays to compile
-    the card play before the sampler (:func:`odds`)."""
+    (``uint32[1, 4]``; given cards and voids ignored): what the warm-ups of :func:`odds`
+    and :func:`~simcoinche.analysis.advisor.advise` play to compile the card play first."""
     out = np.zeros((1, 4), dtype=np.uint32)
     out[0, d.seat] = d.hand
     rest = [c for c in range(32) if not (d.hand >> c) & 1]
@@ -711,9 +711,9 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         if observed is not None:
             warm_filter(d, observed, prof, codes, rows)
         if play == "dd":
-            dd_levels(_plain_deal(d), dealer, d.seat, kinds[0], levels, packed)
+            dd_levels(plain_deal(d), dealer, d.seat, kinds[0], levels, packed)
         else:
-            play_kind(0, 1, kinds[0], _plain_deal(d),
+            play_kind(0, 1, kinds[0], plain_deal(d),
                       np.empty((PC_LEN, 1), dtype=np.int32),
                       np.empty((len(levels), 1), dtype=np.uint8))
         d.sample(1, seed, 0)

@@ -56,6 +56,12 @@ def _odds_sampling() -> None:
     warm_sampling()
 
 
+def _advise_continuations() -> None:
+    from simcoinche.analysis.advisor import warm_continuations
+
+    warm_continuations()
+
+
 def _parties_beside() -> None:
     from simcoinche.runs.partie import warm_equity
 
@@ -127,6 +133,7 @@ def warmup_order(everything: bool) -> list[str]:
 #: Jobs only a compile helper runs (:data:`BESIDE`): part of a command's kernels.
 HELPER_JOBS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("odds sampling", _odds_sampling),
+    ("advise continuations", _advise_continuations),
     ("parties' equity, then odds", _parties_beside),
 )
 
@@ -147,16 +154,19 @@ def _run_job(name: str) -> tuple[str, float]:
 #: command reaches later, which the command then loads instead of compiling them
 #: (:mod:`simcoinche._kernels.compile_lock`). The odds job compiles the card play first
 #: (:func:`simcoinche.analysis.hand_odds.odds` warms it before the sampler): what
-#: simulate, match and parties reach after their auction, and advise and odds
-#: --auction after their filter; odds itself compiles its card play first, beside its
-#: sampler and levels; parties' helper first compiles the equity of a score, which
+#: simulate, match and parties reach after their auction, and odds --auction after its
+#: filter; odds itself compiles its card play first, beside its sampler and levels, and
+#: advise its card play first, beside its filter, continuations and their scoring (the
+#: card play is the longer part: cold advise 25.6 s against 29.0 s beside the odds job,
+#: "fifteenth cut"); parties' helper first compiles the equity of a score, which
 #: parties reaches right after dealing (cold parties, 2 alternating pairs: 34.4-34.6 s
 #: against 37.1-37.6 s beside the odds job alone). Measured cold, one after the other on
 #: 2 cores (2026-12-04, benchmarks/README.md "Compile time, tenth cut"): simulate -n 1000
 #: 36.3 -> 28.2 s, advise 66.2 -> 44.7 s, parties 68.7 -> 42.3 s (beside simulate, whose
 #: bidder the parties compiled too; since the bidders share their code, "eleventh cut",
 #: beside odds: 38.2-38.8 s against 42.1-43.4 s); "fourteenth cut" for the orders.
-BESIDE = {"simulation": "odds", "advise": "odds", "parties": "parties' equity, then odds",
+BESIDE = {"simulation": "odds", "advise": "advise continuations",
+          "parties": "parties' equity, then odds",
           "odds": "odds sampling", "odds --auction": "odds"}
 
 #: Environment variable: "0" turns the compile helper off.
