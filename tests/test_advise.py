@@ -396,15 +396,17 @@ def test_bad_scores_are_one_line_exit_2(score, fragment, capsys):
 _JOB_THEN_ADVISE = """
 import json
 from simcoinche._kernels.auction_filter import continue_auctions, filter_deals, score_outcomes
+from simcoinche._kernels.batch import play_contracts
 from simcoinche.analysis.advisor import advise, warm_continuations
 def signatures():
     return [sorted(str(s) for s in k.signatures)
             for k in (filter_deals, continue_auctions, score_outcomes)]
 warm_continuations()
 after_job = signatures()
+card_play_in_job = len(play_contracts.signatures)
 advise("AH TH KH AS 7C AD KD 8D", auction="80H 90S", seat=2, samples=40, threads=1,
        progress=False)
-print(json.dumps([after_job, signatures()]))
+print(json.dumps([after_job, signatures(), card_play_in_job]))
 """
 
 
@@ -416,6 +418,8 @@ def test_the_helpers_continuations_job_compiles_what_advise_runs_beside_its_card
     proc = subprocess.run([sys.executable, "-c", _JOB_THEN_ADVISE], capture_output=True,
                           text=True, timeout=900, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    after_job, after_advise = json.loads(proc.stdout)
+    after_job, after_advise, card_play_in_job = json.loads(proc.stdout)
     assert all(after_job), after_job
     assert after_advise == after_job
+    # The job leaves the card play to advise itself (the longer part of its compile).
+    assert card_play_in_job == 0

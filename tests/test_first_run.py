@@ -100,6 +100,8 @@ def test_first_run_says_once_it_compiles_and_prints_compile_free_rates(tmp_path)
     compiled_here = {e["function"] for e in json.loads(log.read_text())}
     assert "simcoinche._kernels.batch.run_batch" in compiled_here  # simulate's own
     assert "simcoinche._kernels.donne.play_phase" not in compiled_here
+    # play_one is copied into run_batch (no compiled level of its own: fifteenth cut).
+    assert "simcoinche._kernels.donne.play_one" not in compiled_here
     assert proc.stderr.count(MESSAGE.format("simulation")) == 1, proc.stderr
     compiled = float(re.search(r"kernels compiled in (\d+) s", proc.stderr).group(1))
     m = re.search(r"20,000 donnes in ([\d.]+) s: ([\d,]+) donnes/s", proc.stdout)
@@ -309,6 +311,7 @@ def test_prepare_kernels_speaks_when_a_kernel_cached_for_other_types_compiles():
 # when the command returns.
 _WARM_THEN_RUN = """
 import json, sys
+from simcoinche._kernels.batch import play_contracts
 from simcoinche.analysis import advisor, hand_odds
 record = []
 def signatures(kernels):
@@ -317,8 +320,9 @@ def prepare(what, kernels, warm, estimate_s, out=None, helper=None):
     # The compile helper each asks for: advise its own, odds with an auction the odds job.
     assert helper == {'advise': None, 'odds': 'odds --auction'}[sys.argv[1]], helper
     warm()
+    # (the card play too, which warm() compiles first, on a deal of its own)
     record.extend([what, [k.py_func.__name__ for k in kernels], estimate_s,
-                   signatures(kernels), kernels])
+                   signatures(list(kernels) + [play_contracts]), kernels])
 advisor.prepare_kernels = hand_odds.prepare_kernels = prepare
 if sys.argv[1] == "advise":
     advisor.advise("AH TH KH AS 7C AD KD 8D", auction="80S", samples=40, threads=1,
@@ -326,7 +330,7 @@ if sys.argv[1] == "advise":
 else:
     hand_odds.odds("JH 9H AH TH KS 7C 8D AD", samples=40, auction="pass 80H", threads=1,
                    progress=False)
-record[4] = signatures(record[4])
+record[4] = signatures(list(record[4]) + [play_contracts])
 print(json.dumps(record))
 """
 

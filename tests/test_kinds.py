@@ -131,7 +131,7 @@ def test_the_card_play_compiles_once_whatever_kinds_the_auction_compiles_in():
     # play asks for no call): a run seating a club player uses the card play every other
     # run compiles (5 s of a cold match). Every play_phase the kernel cache holds, from
     # whatever caller, takes NO_KINDS; on a cold cache (CI) the club run below compiles
-    # its play_one, and so its play_phase, into that cache first.
+    # its run_batch (play_one inlined), and so its play_phase, into that cache first.
     n = 8
     codes = np.array([PLAYER_CLUB, PLAYER_HEURISTIC], dtype=np.int32)
     params = np.stack([param_array("club"), param_array("heuristic", profile="federal")])

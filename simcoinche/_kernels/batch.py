@@ -177,8 +177,8 @@ def run_batch(run_key, start, n, first_block, end_block, fixed_dealer, players, 
     shared_prof = borrow(prof)
     shared = borrow_all(outs)
     # The row columns as a strided view whatever the caller passes (a run's chunk of its
-    # buffer is one; a whole array is contiguous): play_one then compiles one machine code
-    # for both (run_batch itself still compiles per layout).
+    # buffer is one; a whole array is contiguous): the donne code (play_one, inlined here)
+    # is typed for one layout (run_batch itself still compiles per layout).
     rows = Outputs(shared.out[:, :], shared.auc, shared.auc_len, shared.play_rec,
                    shared.faults)
     block = think_block(think, BLOCK)
@@ -227,8 +227,8 @@ def play_contracts(run_key, start, hands, contracts, players, prof, out, think=N
                     Players(codes, params, NO_KINDS), prof, out, play_rec, scr,
                     think_scratch(think))
         # _play_block is copied here (a level of its own linked and optimised the card
-        # play once more: 1.4 s of a cold odds) and borrows the scratch: kept alive past
-        # its last use.
+        # play once more: 1.4 s of a cold odds) and borrows the scratch and the empty play
+        # record: both kept alive past their last use.
         keep_alive(scr)
         keep_alive(play_rec)
 
@@ -242,8 +242,9 @@ def _play_block(run_key, start, lo, hi, hands, contracts, players, prof, out, pl
     ``play_contracts``; ``play_rec`` is ``uint8[0, 32]`` (no play record),
     ``scr`` the :class:`.donne.Scratch` of :func:`donne_scratch` (row ``j``'s hands are
     copied into ``scr.hands``), ``thinking`` the PIMC scratch. The arrays the play
-    kernels take are passed on as borrowed views, as in :func:`run_batch` (safe: they
-    are arguments of this call).
+    kernels take are passed on as borrowed views, as in :func:`run_batch`. Inlined in
+    :func:`play_contracts`' loop, which holds its arguments or keeps them alive
+    (:func:`.borrow.keep_alive` of the block's scratch and play record).
     """
     players = borrow_all(players)
     prof = borrow(prof)

@@ -666,7 +666,7 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
     # --- bids: every kind the profile allows, every level above the current one --------
     lowest = level + 1
     if lowest <= nv and auction_check(astate, np.int64(ACT_BID_BASE + lowest * N_KINDS),
-                                             prof) == 0:
+                                      prof) == 0:
         # Every kind's bucket first (kind_buckets), then the comparisons.
         b0, b1, b2, b3, b4, b5 = kind_buckets(hand, summary, ctx, leads, params, row, prof)
         state = (best, np.int64(-1), np.int64(0), np.int64(best_a))

@@ -20,7 +20,9 @@ read memory handed out again (``a = np.zeros(1000); v = borrow(a); b = np.ones(1
 leaves ``v[0] == 1.0``). ``run_batch`` borrows each block's scratch that way, and
 ``run_parties`` the scratch it passes to the inlined ``_parties_block``;
 ``play_contracts`` (a ``prange``) allocates it in the body of its loop over blocks, where
-the inlined ``_play_block`` borrows it, and keeps it alive after the block.
+the inlined ``_play_block`` borrows it, and keeps it alive after the block (numba 0.68
+did not free such a local early inside a ``prange`` body, dropped or not, when tried:
+``keep_alive`` there keeps the scratch safe whatever a later numba does).
 """
 
 from __future__ import annotations

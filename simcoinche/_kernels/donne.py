@@ -672,8 +672,9 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
             # A player may only make legal calls: the fault is recorded (the facade fails
             # the run) and a pass, always allowed, ends the donne.
             fault = (fault | (F_CALL << seat)) + F_ONE
+            # Typed (int64), as the call above passes it: one compiled auction_apply.
             a = np.int64(ACT_PASS)
-            auction_apply(astate, np.int64(a), prof)
+            auction_apply(astate, a, prof)
         actions[na] = a
         na += 1
     if record:

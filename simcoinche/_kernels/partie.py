@@ -166,7 +166,8 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
     totals, pending, marks, won = partie_arrays
     astate = scr.astate
     n_given = given.shape[1]
-    # Typed bool, not a literal: play_one then shares run_batch's compiled version.
+    # Typed bool, not a literal: the card play (play_phase) then gets the argument type
+    # run_batch passes, one compiled version for both.
     record = n_given < 0
     row = first
     end = first + block_rows
@@ -178,8 +179,8 @@ def _parties_block(run_key, start, parties, rows, max_donnes, args, players, rec
         pending[0] = 0
         pending[1] = 0
         winner = -1
-        # Typed from the start: a literal 0 would compile play_one twice (Literal[int](0),
-        # then int64; benchmarks/README.md, "Compile time").
+        # Typed from the start (a literal 0 compiled play_one twice, Literal[int](0) then
+        # int64, when it was a function of its own; benchmarks/README.md, "Compile time").
         k = np.int64(0)
         while winner < 0 and k < max_donnes:
             if row >= end:

@@ -459,7 +459,7 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
     # --- bids ---------------------------------------------------------------------------
     lowest = level + 1
     if lowest <= nv and auction_check(astate, np.int64(ACT_BID_BASE + lowest * N_KINDS),
-                                             prof) == 0:
+                                      prof) == 0:
         # Every kind's bucket, then its worth in marks (its best level or capot, margins
         # off); only the kind worth most in marks (and any tied with it) is weighed in
         # equity: the weighing costs two outcomes per level.

@@ -500,7 +500,8 @@ def continuations(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction
     """The auction finished by the model players after each candidate on each kept deal:
     the contracts ``int16[C_LEN, len(cands), kept.n]`` (rows ``C_*`` of
     :mod:`simcoinche._kernels.auction_filter`). Runs on the current numba thread count;
-    a model call the kernel had to replace fails it (``names`` name the players)."""
+    a model call the kernel had to replace fails the advice (one line; ``names``, the
+    model players' kind names per team, name them)."""
     from simcoinche._kernels.auction_filter import BLOCK, C_FAULTS, C_LEN, continue_auctions
     from simcoinche._kernels.donne import Players
     from simcoinche._kernels.kinds import kinds_of
@@ -575,7 +576,15 @@ def warm_continuations(hand: str = "JH 9H AH TH KS 7C 8D AD", auction: str = "80
     on one deal, the auctions finished after each candidate (:func:`continuations`) and
     their scoring, for the default model players and profile, with :func:`advise`'s
     argument types. The compile helper of a cold ``advise`` runs this while the command
-    compiles its card play (:mod:`simcoinche.commands.warmup`)."""
+    compiles its card play (:mod:`simcoinche.commands.warmup`).
+
+    Parameters
+    ----------
+    hand : str
+        The player's eight cards (any hand: the kernels' types do not depend on it).
+    auction : str
+        The auction so far (any legal one, likewise).
+    """
     from simcoinche._kernels.auction_filter import score_outcomes
     from simcoinche._kernels.layout import PC_LEN
     from simcoinche._kernels.rng import seed_key
@@ -690,9 +699,9 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
         # deal's continuations, plays and scores: the argument types of the timed calls
         # below. On a first run the compile helper compiles the filter, the continuations
         # and the scoring meanwhile (warm_continuations), which this process then loads.
-        none = np.zeros(1, dtype=np.int8)
-        play_fn(key, plain_deal(d), observed.dealer, none, none, codes, rows, prof.packed,
-                names=names)
+        seat0_spades = np.zeros(1, dtype=np.int8)  # taker seat 0, kind 0
+        play_fn(key, plain_deal(d), observed.dealer, seat0_spades, seat0_spades, codes, rows,
+                prof.packed, names=names)
         evaluate(key, warm_filter(d, observed, prof, codes, rows), observed, cands, codes,
                  rows, prof, play_fn, names)
 
