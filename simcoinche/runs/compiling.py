@@ -33,8 +33,9 @@ from typing import Any, TextIO
 # 41-57 s on 2026-12-04 once a run compiles only the player kinds it seats
 # (:mod:`simcoinche._kernels.kinds`), against 54-78 s without, side by side; on
 # 2026-12-05, 40.6 s with the compile helper off (one core) and 22-24 s with it
-# (benchmarks/README.md, "Compile time, fourteenth cut").
-SIMULATE_COMPILE_S = 40
+# (benchmarks/README.md, "Compile time, fourteenth cut"); then 34.4 s helper off and
+# 18.8 s with it ("fifteenth cut").
+SIMULATE_COMPILE_S = 35
 ODDS_COMPILE_S = 30
 # odds and advise with an auction also compile the auction filter (the model players'
 # bidders) and, for advise, the continuations. Measured 2026-12-04 on an empty cache: advise
