@@ -1154,8 +1154,9 @@ def root_values(S, trump, prof, leader, trick, n, capot_open, out_cards, out_val
     values = W[W_REP_VALUES:W_REP_VALUES + 8]
     guess = -1
     for i in range(n_reps):
-        values[i] = card_value(S, trump, prof, leader, trick, n, capot_open, reps[i], guess,
-                               0)
+        # guess and probe typed int64, as PIMC passes them: one compiled card_value.
+        values[i] = card_value(S, trump, prof, leader, trick, n, capot_open, reps[i],
+                               np.int64(guess), np.int64(0))
         guess = values[i]
     # Every legal card: an equivalent card has its class's value.
     k = 0

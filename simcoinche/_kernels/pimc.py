@@ -231,8 +231,9 @@ def _exact(T, w, j, kind, prof, leader, n, capot_open, guess):
     """Class ``j``'s exact value in world ``w`` (the world loaded in the solver), searched
     from ``guess``; its bounds (0, 0 when not yet searched) and sums updated. Returns the
     value."""
+    # guess and probe typed int64 at every call (a literal compiled card_value again).
     v = dd.card_value(T.solver, kind, prof, leader, T.trick, n, capot_open, T.reps[j],
-                      guess, 0)
+                      np.int64(guess), np.int64(0))
     T.sum_lo[j] += v - T.lo[w, j]
     T.sum_hi[j] += v - T.hi[w, j]
     T.lo[w, j] = v
@@ -288,7 +289,8 @@ def class_sums(T, worlds, kind, prof, leader, n, capot_open):
         for j in range(k):
             if j == best:
                 continue
-            r = dd.card_value(S, kind, prof, leader, T.trick, n, capot_open, T.reps[j], -1, t)
+            r = dd.card_value(S, kind, prof, leader, T.trick, n, capot_open, T.reps[j],
+                              np.int64(-1), np.int64(t))
             if r >= t:
                 # It reaches the best class here: solved exactly from its bound.
                 _exact(T, w, j, kind, prof, leader, n, capot_open, r)
