@@ -42,9 +42,11 @@ ODDS_COMPILE_S = 30
 # 68-79 s; after a simulate (the card play is shared) odds --auction 23.5 s and advise
 # 10 s. odds --auction alone was not measured: odds' 30 s plus the filter's 20-30 s.
 # 2026-12-05, the filter on threads compiling only the model players' kinds: advise
-# 47-59 s on an empty cache (benchmarks/README.md, "Compile time, thirteenth cut").
+# 47-59 s on an empty cache (benchmarks/README.md, "Compile time, thirteenth cut"); then
+# 40.5 s with the compile helper off, 20.6-21.0 s with it ("fifteenth cut"). odds
+# --auction was not measured again.
 ODDS_AUCTION_COMPILE_S = 60
-ADVISE_COMPILE_S = 60
+ADVISE_COMPILE_S = 45
 
 
 #: What runs beside a cold compile (:func:`set_compile_helper`; none by default).
