@@ -181,9 +181,9 @@ def phase_breakdown(n: int, players: str, profile: str = "federal") -> dict:
                 seat = astate[A_TO_SPEAK]
                 a = choose_action(codes[seat & 1], early[seat], astate, actions, na, params,
                                   seat & 1, prof, st, None, kinds)
-                if auction_apply(astate, np.int64(a), prof) != 0:
+                if auction_apply(astate, a, prof) != 0:
                     a = 0
-                    auction_apply(astate, np.int64(a), prof)
+                    auction_apply(astate, a, prof)
                 actions[na] = a
                 na += 1
             acc += na

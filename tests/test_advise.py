@@ -401,7 +401,7 @@ from simcoinche.analysis.advisor import advise, warm_continuations
 def signatures():
     return [sorted(str(s) for s in k.signatures)
             for k in (filter_deals, continue_auctions, score_outcomes)]
-warm_continuations()
+warm_continuations("JH 9H AH TH KS 7C 8D AD", "80S")
 after_job = signatures()
 card_play_in_job = len(play_contracts.signatures)
 advise("AH TH KH AS 7C AD KD 8D", auction="80H 90S", seat=2, samples=40, threads=1,

@@ -290,6 +290,28 @@ def test_auction_state_counts_bids_and_actions():
         2, 3, 1)
 
 
+@numba.njit
+def _coinche_literal_then_read(state, actions, prof):
+    # A literal code, then a uint8 read from an action array: the players' two shapes.
+    return auction.auction_check(state, 1, prof), auction.auction_apply(state, actions[0],
+                                                                         prof)
+
+
+def test_the_auction_check_is_one_compiled_kernel_whatever_integer_the_caller_passes():
+    # "Coinche ... only against the current highest bid ... when it belongs to the other
+    # team": after seat 3's 80, seat 0 may coinche. Every caller's integer type (a literal,
+    # uint8 from an action array, a Python int) is converted to the one int64 signature,
+    # not compiled again (each version is inlined into its callers: issue 24).
+    state = np.zeros(auction.AUCTION_STATE_LEN, dtype=np.int32)
+    auction.auction_start(state, 2)
+    assert auction.auction_apply(state, np.uint8(B(80, 0)), PROF) == 0
+    assert _coinche_literal_then_read(state, np.array([COINCHE], dtype=np.uint8),
+                                      PROF) == (0, 0)
+    assert state[auction.A_COINCHE] == 2
+    assert len(auction.auction_check.signatures) == 1
+    assert len(auction.auction_apply.signatures) == 1
+
+
 # --- scoring ---------------------------------------------------------------------------
 
 

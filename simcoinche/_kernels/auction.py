@@ -10,7 +10,7 @@ texts users read are in :mod:`simcoinche.rules.actions`).
 
 from __future__ import annotations
 
-from numba import njit
+from numba import njit, types
 
 from simcoinche._kernels import layout as L
 
@@ -116,11 +116,16 @@ def auction_start(state, dealer):
 
 # The two kernels below are called for every action by the players and the auction loop,
 # where a call would cost more than the check: compiled once each, and inlined into every
-# caller by LLVM (``forceinline``). Every caller passes the action as ``int64`` (one
-# compiled version; a literal code would compile another). As numba-level copies
+# caller by LLVM (``forceinline``). Their one signature takes the action as ``int64``:
+# every caller's code (a literal ``ACT_COINCHE``, a ``uint8`` read from an action array)
+# is converted to it, instead of compiling a version per type. As numba-level copies
 # (``inline="always"``) each bidder typed and lowered them again at each call: 4-7 s of
 # a cold ``parties`` (benchmarks/README.md, "Compile time, fifteenth cut").
-@njit(cache=True, forceinline=True)
+_CHECK_SIGNATURE = types.int64(types.Array(types.int32, 1, "C"), types.int64,
+                               types.Array(types.int32, 1, "C", readonly=True))
+
+
+@njit(_CHECK_SIGNATURE, cache=True, forceinline=True)
 def auction_check(state, action, prof):
     """Whether the seat ``state[A_TO_SPEAK]`` may play ``action``.
 
@@ -201,7 +206,7 @@ def auction_check(state, action, prof):
     return R_OK
 
 
-@njit(cache=True, forceinline=True)
+@njit(_CHECK_SIGNATURE, cache=True, forceinline=True)
 def auction_apply(state, action, prof):
     """Check ``action`` for the seat to speak and apply it when legal.
 

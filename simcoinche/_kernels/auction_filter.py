@@ -123,7 +123,7 @@ def model_action(players, team, hand, astate, actions, n_actions, prof, st, faul
     # simulation: the facades give those of the model players, :func:`.kinds.kinds_of`.)
     a = choose_action(players.codes[team], hand, astate, actions, n_actions, players.params,
                       team, prof, st, None, players.kinds)
-    if auction_check(astate, np.int64(a), prof) != 0:
+    if auction_check(astate, a, prof) != 0:
         # A player may only make legal calls: the fault is recorded (the facade fails the
         # run) and a pass, always allowed, stands in for it.
         fault[0] = (fault[0] | (F_CALL << astate[A_TO_SPEAK])) + F_ONE
@@ -144,7 +144,7 @@ def finish_auction(hands, astate, actions, n_actions, players, prof, st, fault):
         seat = astate[A_TO_SPEAK]
         team = seat & 1
         a = model_action(players, team, hands[seat], astate, actions, na, prof, st, fault)
-        auction_apply(astate, np.int64(a), prof)
+        auction_apply(astate, a, prof)
         actions[na] = a
         na += 1
     return na
@@ -188,7 +188,7 @@ def replay_matches(early, dealer, observed, n_obs, modelled, players, prof, st, 
             if model_action(players, team, early[seat], astate, actions, k, prof, st,
                             fault) != a:
                 return False
-        auction_apply(astate, np.int64(a), prof)
+        auction_apply(astate, a, prof)
         actions[k] = a
     return True
 
@@ -328,14 +328,14 @@ def continue_auctions(run_key, early, blocks, dealer, observed, n_obs, candidate
                 hand4[s] = early[j, s]
             auction_start(base, dealer)
             for k in range(n_obs):
-                auction_apply(base, np.int64(observed[k]), prof)
+                auction_apply(base, observed[k], prof)
                 actions[k] = observed[k]
             key = donne_key(run_key, j)
             for c in range(m):
                 rng_seed(st, key, STREAM_CONTINUE)
                 for q in range(AUCTION_STATE_LEN):
                     astate[q] = base[q]
-                auction_apply(astate, np.int64(candidates[c]), prof)
+                auction_apply(astate, candidates[c], prof)
                 actions[n_obs] = candidates[c]
                 fault[0] = 0
                 finish_auction(hand4, astate, actions, n_obs + 1, players, prof, st, fault)

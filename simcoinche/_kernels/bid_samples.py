@@ -137,11 +137,11 @@ def deal_auctions(run_key, start, n, players, prof, full, early, auc, auc_len, f
                 team = seat & 1
                 a = choose_action(codes[team], ea[seat], astate, actions, na, params, team,
                                   prof, st, None, ALL_KINDS)
-                if auction_apply(astate, np.int64(a), prof) != 0:
+                if auction_apply(astate, a, prof) != 0:
                     # An illegal call is recorded (the facade refuses the data).
                     fault = (fault | (F_CALL << seat)) + F_ONE
                     a = 0
-                    auction_apply(astate, np.int64(a), prof)
+                    auction_apply(astate, a, prof)
                 actions[na] = a
                 auc[i, na] = a
                 na += 1
@@ -215,7 +215,7 @@ def walk_samples(mode, auctions, prof, pc, w_own, w_def, normal, scores):
         for j in range(auc_len[i]):
             seat = astate[A_TO_SPEAK]
             if teams[i] >= 0 and (seat & 1) != teams[i]:
-                auction_apply(astate, np.int64(auc[i, j]), prof)
+                auction_apply(astate, auc[i, j], prof)
                 continue
             hand = early[i, seat]
             summary = suit_summary(hand)
@@ -265,7 +265,7 @@ def walk_samples(mode, auctions, prof, pc, w_own, w_def, normal, scores):
                     ref_def[n_def, 1] = kd
                     ref_def[n_def, 2] = astate[A_LEVEL]
                 n_def += 1
-            auction_apply(astate, np.int64(auc[i, j]), prof)
+            auction_apply(astate, auc[i, j], prof)
     return n_own, n_def
 
 

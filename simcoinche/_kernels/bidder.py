@@ -648,14 +648,14 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
             ev_pass = -params[row, def_off + mult_index(mult)]
             margin = params[row, FB_COMPETE_MARGIN]
     best = ev_pass
-    if theirs and mult == 1 and auction_check(astate, np.int64(ACT_COINCHE), prof) == 0:
+    if theirs and mult == 1 and auction_check(astate, ACT_COINCHE, prof) == 0:
         # "Coinche": their contract at x2, against defending it at x1.
         ev = -params[row, def_off + mult_index(2)] - params[row, FB_COINCHE_MARGIN]
         if ev > best:
             best = ev
             best_a = ACT_COINCHE
     if ours and mult == 2 and prof[P_ALLOW_SURCOINCHE] != 0 and \
-            auction_check(astate, np.int64(ACT_SURCOINCHE), prof) == 0:
+            auction_check(astate, ACT_SURCOINCHE, prof) == 0:
         # "Surcoinche": our coinched contract at x4 (the bucket of the contract standing).
         ev = params[row, own_values_row(cur_kd, own_b) + level * N_MULT + mult_index(4)] \
             - params[row, FB_SURCOINCHE_MARGIN]
@@ -665,7 +665,7 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
 
     # --- bids: every kind the profile allows, every level above the current one --------
     lowest = level + 1
-    if lowest <= nv and auction_check(astate, np.int64(ACT_BID_BASE + lowest * N_KINDS),
+    if lowest <= nv and auction_check(astate, ACT_BID_BASE + lowest * N_KINDS,
                                       prof) == 0:
         # Every kind's bucket first (kind_buckets), then the comparisons.
         b0, b1, b2, b3, b4, b5 = kind_buckets(hand, summary, ctx, leads, params, row, prof)
@@ -686,7 +686,7 @@ def fitted_action(hand, astate, actions, n_actions, params, row, prof, st):
             else:
                 kd = lowest_bit(tied)
             a = ACT_BID_BASE + best_lv * N_KINDS + kd
-            if auction_check(astate, np.int64(a), prof) == 0:
+            if auction_check(astate, a, prof) == 0:
                 return a
             return ACT_PASS
     return best_a

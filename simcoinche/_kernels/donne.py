@@ -668,11 +668,11 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
         team = seat & 1
         a = seat_action(players, team, early[seat], astate, actions, na, dealer, prof, st,
                         think, in_partie)
-        if auction_apply(astate, np.int64(a), prof) != 0:
+        if auction_apply(astate, a, prof) != 0:
             # A player may only make legal calls: the fault is recorded (the facade fails
             # the run) and a pass, always allowed, ends the donne.
             fault = (fault | (F_CALL << seat)) + F_ONE
-            # Typed (int64), as the call above passes it: one compiled auction_apply.
+            # Typed: ``a`` keeps the players' int64 through the loop, not a literal.
             a = np.int64(ACT_PASS)
             auction_apply(astate, a, prof)
         actions[na] = a

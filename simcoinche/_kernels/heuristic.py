@@ -570,7 +570,7 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     first_seat = (seat - n_actions) & 3
     if bidder >= 0 and (bidder & 1) != (seat & 1):
         # Opponents hold the contract: coinche when the defending hand says it fails.
-        if astate[A_COINCHE] == 1 and auction_check(astate, np.int64(ACT_COINCHE), prof) == 0:
+        if astate[A_COINCHE] == 1 and auction_check(astate, ACT_COINCHE, prof) == 0:
             v = _value_of_level(level, prof)
             kd = astate[A_KIND]
             if kd < 4:
@@ -584,7 +584,7 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
                     return ACT_COINCHE
     if bidder >= 0 and astate[A_COINCHE] == 2:
         # Our contract is coinched: surcoinche when the takers' hands say it makes.
-        if auction_check(astate, np.int64(ACT_SURCOINCHE), prof) == 0:
+        if auction_check(astate, ACT_SURCOINCHE, prof) == 0:
             # int64 like the bidding loop's kinds: one compiled _team_estimate, not two.
             kd = np.int64(astate[A_KIND])
             v = _value_of_level(level, prof)
@@ -637,7 +637,7 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     if best_e >= params[row, HP_CAPOT_EST]:
         # The estimate says all the tricks: capot.
         a = ACT_BID_BASE + nv * N_KINDS + best_k
-        if auction_check(astate, np.int64(a), prof) == 0:
+        if auction_check(astate, a, prof) == 0:
             return a
         return ACT_PASS
     if best_e < params[row, HP_OPEN_MIN]:
@@ -672,7 +672,7 @@ def heuristic_action(hand, astate, actions, n_actions, params, row, prof, st):
     if lv <= level:
         return ACT_PASS
     a = ACT_BID_BASE + lv * N_KINDS + best_k
-    if auction_check(astate, np.int64(a), prof) != 0:
+    if auction_check(astate, a, prof) != 0:
         return ACT_PASS
     return a
 

@@ -26,7 +26,6 @@ through ``auction_check`` and cards through ``legal_mask`` (see :mod:`.donne`).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from simcoinche._kernels.auction import (
@@ -146,12 +145,11 @@ def random_action(hand, astate, actions, n_actions, params, row, prof, st):
         return illegal_action(astate)
     if astate[A_BIDDER] >= 0:
         # Surcoinche, when this seat's team is coinched and the profile allows it.
-        if astate[A_COINCHE] == 2 and \
-                auction_check(astate, np.int64(ACT_SURCOINCHE), prof) == 0:
+        if astate[A_COINCHE] == 2 and auction_check(astate, ACT_SURCOINCHE, prof) == 0:
             if uniform01(st) < params[row, RP_SURCOINCHE]:
                 return ACT_SURCOINCHE
             return ACT_PASS
-        if auction_check(astate, np.int64(ACT_COINCHE), prof) == 0:
+        if auction_check(astate, ACT_COINCHE, prof) == 0:
             if uniform01(st) < params[row, RP_COINCHE]:
                 return ACT_COINCHE
         p = params[row, RP_OVERBID]
@@ -166,7 +164,7 @@ def random_action(hand, astate, actions, n_actions, params, row, prof, st):
     level = min(lowest + jump, top)
     kind = kind_of_index(bounded(st, n_kinds_allowed(prof)), prof)
     a = ACT_BID_BASE + level * N_KINDS + kind
-    if auction_check(astate, np.int64(a), prof) != 0:
+    if auction_check(astate, a, prof) != 0:
         return ACT_PASS
     return a
 

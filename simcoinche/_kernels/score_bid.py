@@ -425,7 +425,7 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
             stand_cell = own_cell(cur_kd, b, level, mult_index(mult))
             stand_marks = params[row, off + level * N_MULT + mult_index(mult)]
             if mult == 2 and prof[P_ALLOW_SURCOINCHE] != 0 and \
-                    auction_check(astate, np.int64(ACT_SURCOINCHE), prof) == 0:
+                    auction_check(astate, ACT_SURCOINCHE, prof) == 0:
                 # "Surcoinche": our coinched contract at x4.
                 dbl_margin = params[row, FB_SURCOINCHE_MARGIN]
                 dbl_cell = own_cell(cur_kd, b, level, 2)
@@ -438,7 +438,7 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
             margin = params[row, FB_COMPETE_MARGIN]
             stand_cell = def_cell(def_off, cur_kd, mult_index(mult))
             stand_marks = -params[row, def_off + mult_index(mult)]
-            if mult == 1 and auction_check(astate, np.int64(ACT_COINCHE), prof) == 0:
+            if mult == 1 and auction_check(astate, ACT_COINCHE, prof) == 0:
                 # "Coinche": their contract at x2.
                 dbl_margin = params[row, FB_COINCHE_MARGIN]
                 dbl_cell = def_cell(def_off, cur_kd, 1)
@@ -458,7 +458,7 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
 
     # --- bids ---------------------------------------------------------------------------
     lowest = level + 1
-    if lowest <= nv and auction_check(astate, np.int64(ACT_BID_BASE + lowest * N_KINDS),
+    if lowest <= nv and auction_check(astate, ACT_BID_BASE + lowest * N_KINDS,
                                       prof) == 0:
         # Every kind's bucket, then its worth in marks (its best level or capot, margins
         # off); only the kind worth most in marks (and any tied with it) is weighed in
@@ -487,7 +487,7 @@ def score_action(hand, astate, actions, n_actions, params, row, prof, st):
             else:
                 kd = lowest_bit(tied)
             a = ACT_BID_BASE + best_lv * N_KINDS + kd
-            if auction_check(astate, np.int64(a), prof) == 0:
+            if auction_check(astate, a, prof) == 0:
                 return a
             return ACT_PASS
     return best_a

@@ -184,15 +184,15 @@ def candidates(B, hand, astate, actions, n_actions, fitted, params, row, prof):
     seat = astate[A_TO_SPEAK]
     bidder = astate[A_BIDDER]
     ours = bidder >= 0 and (bidder & 1) == (seat & 1)
-    if auction_check(astate, np.int64(ACT_COINCHE), prof) == 0:
+    if auction_check(astate, ACT_COINCHE, prof) == 0:
         # The opponents' contract may be coinched.
         n = _add(B, n, ACT_COINCHE)
-    if prof[P_ALLOW_SURCOINCHE] != 0 and auction_check(astate, np.int64(ACT_SURCOINCHE), prof) == 0:
+    if prof[P_ALLOW_SURCOINCHE] != 0 and auction_check(astate, ACT_SURCOINCHE, prof) == 0:
         # Our coinched contract may be surcoinched.
         n = _add(B, n, ACT_SURCOINCHE)
     lowest = astate[A_LEVEL] + 1
     nv = prof[P_N_BID_VALUES]
-    if lowest > nv or auction_check(astate, np.int64(ACT_BID_BASE + lowest * N_KINDS), prof) != 0:
+    if lowest > nv or auction_check(astate, ACT_BID_BASE + lowest * N_KINDS, prof) != 0:
         # No bid is open (a coinche closed the bidding, or the ladder is spent).
         return n
     # The margin the fitted bidder asks of a bid in this situation: ranks bids only.
@@ -286,7 +286,7 @@ def _replay(B, w, dealer, seat, actions, n_actions, slack, prof):
                              B.fault)
             if not agrees(m, a, slack):
                 return k
-        auction_apply(a_st, np.int64(a), prof)
+        auction_apply(a_st, a, prof)
     return n_actions
 
 
@@ -341,7 +341,7 @@ def draw_worlds(B, hand, seat, dealer, actions, n_actions, want, tries, slack, p
         a_st = B.base[kept]
         auction_start(a_st, dealer)
         for k in range(n_actions):
-            auction_apply(a_st, np.int64(actions[k]), prof)
+            auction_apply(a_st, actions[k], prof)
         kept += 1
     return exact
 
@@ -357,7 +357,7 @@ def _value(B, w, a, dealer, team, n_actions, prof, key):
     # The streams of the continuation, the same for every candidate on this world.
     rng_seed(B.st, key, np.uint64(0))
     rng_seed(scr.st, key, np.uint64(1) << np.uint64(40))
-    auction_apply(a_st, np.int64(a), prof)
+    auction_apply(a_st, a, prof)
     scr.actions[n_actions] = a
     B.fault[0] = 0
     na = finish_auction(B.views[w], a_st, scr.actions, n_actions + 1, B.model, prof, B.st,
@@ -413,7 +413,7 @@ def think_action(B, hand, astate, actions, n_actions, dealer, params, row, prof,
     team = seat & 1
     # The data-fitted call (score-aware inside a partie, :mod:`.score_bid`).
     fitted = bid_call(in_partie, hand, astate, actions, n_actions, params, row, prof, st)
-    if auction_check(astate, np.int64(fitted), prof) != 0:
+    if auction_check(astate, fitted, prof) != 0:
         # The fitted bidder refused (tables of another profile): so does its thinker.
         return fitted
     for j in range(PARAM_LEN):

@@ -494,17 +494,26 @@ class Outcomes:
     tricks: np.ndarray
 
 
-def continuations(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
-                  cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
-                  names: Sequence[str] | None = None) -> np.ndarray:
-    """The auction finished by the model players after each candidate on each kept deal:
-    the contracts ``int16[C_LEN, len(cands), kept.n]`` (rows ``C_*`` of
-    :mod:`simcoinche._kernels.auction_filter`). Runs on the current numba thread count;
-    a model call the kernel had to replace fails the advice (one line; ``names``, the
-    model players' kind names per team, name them)."""
-    from simcoinche._kernels.auction_filter import BLOCK, C_FAULTS, C_LEN, continue_auctions
+def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
+             cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
+             play_fn: PlayMode = play_heuristic, names: Sequence[str] | None = None
+             ) -> Outcomes:
+    """Finish the auction after each candidate on each kept deal, play and score it
+    (:class:`Outcomes`). Runs on the current numba thread count. ``names`` (the model
+    players' kind names per team) name them in the error of a replaced decision.
+    """
+    from simcoinche._kernels.auction_filter import (
+        BLOCK,
+        C_FAULTS,
+        C_KIND,
+        C_LEN,
+        C_TAKER,
+        continue_auctions,
+        score_outcomes,
+    )
     from simcoinche._kernels.donne import Players
     from simcoinche._kernels.kinds import kinds_of
+    from simcoinche._kernels.layout import PC_TRICKS
     from simcoinche.runs.blocks import share_blocks
 
     packed = prof.packed
@@ -528,25 +537,6 @@ def continuations(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction
     check_faults(contracts[C_FAULTS], codes if names is None else names, prof,
                  lambda i: f"deal {kept.index[i % n]} after "
                            f"{format_action(cands[i // n], prof)}")
-    return contracts
-
-
-def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
-             cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
-             play_fn: PlayMode = play_heuristic, names: Sequence[str] | None = None
-             ) -> Outcomes:
-    """Finish the auction after each candidate on each kept deal (:func:`continuations`),
-    play and score it (:class:`Outcomes`). Runs on the current numba thread count.
-    ``names`` (the model players' kind names per team) name them in the error of a
-    replaced decision.
-    """
-    from simcoinche._kernels.auction_filter import C_KIND, C_TAKER, score_outcomes
-    from simcoinche._kernels.layout import PC_TRICKS
-
-    packed = prof.packed
-    m = len(cands)
-    n = kept.n
-    contracts = continuations(run_key, kept, observed, cands, codes, rows, prof, names)
     # One play per distinct (deal, taker, kind): card play reads neither the level
     # nor the coinche, so it serves every action that ends in that contract.
     taker = contracts[C_TAKER].astype(np.int64)
@@ -571,12 +561,22 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     return Outcomes(contracts, diff, made, marks, tricks)
 
 
-def warm_continuations(hand: str = "JH 9H AH TH KS 7C 8D AD", auction: str = "80S") -> None:
+def _unplayed(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
+              kind: np.ndarray, codes: np.ndarray, params: np.ndarray, prof: np.ndarray,
+              names: Sequence[str] | None = None) -> np.ndarray:
+    """A play mode that plays nothing: :func:`play_heuristic`'s output, every row 0 (for
+    :func:`warm_continuations`, which compiles the scoring without the card play)."""
+    from simcoinche._kernels.layout import PC_LEN
+
+    return np.zeros((PC_LEN, len(taker)), dtype=np.int32)
+
+
+def warm_continuations(hand: str, auction: str) -> None:
     """Compile (or load) what :func:`advise` runs besides its card play: the auction filter
-    on one deal, the auctions finished after each candidate (:func:`continuations`) and
-    their scoring, for the default model players and profile, with :func:`advise`'s
-    argument types. The compile helper of a cold ``advise`` runs this while the command
-    compiles its card play (:mod:`simcoinche.commands.warmup`).
+    on one deal, the auctions finished after each candidate and their scoring
+    (:func:`evaluate` with no card play), for the default model players and profile, with
+    :func:`advise`'s argument types. The compile helper of a cold ``advise`` runs this
+    while the command compiles its card play (:mod:`simcoinche.commands.warmup`).
 
     Parameters
     ----------
@@ -585,8 +585,6 @@ def warm_continuations(hand: str = "JH 9H AH TH KS 7C 8D AD", auction: str = "80
     auction : str
         The auction so far (any legal one, likewise).
     """
-    from simcoinche._kernels.auction_filter import score_outcomes
-    from simcoinche._kernels.layout import PC_LEN
     from simcoinche._kernels.rng import seed_key
     from simcoinche.runs.simulation import team_players
 
@@ -594,15 +592,9 @@ def warm_continuations(hand: str = "JH 9H AH TH KS 7C 8D AD", auction: str = "80
     observed = parse_auction(auction, prof)
     _, codes, rows = team_players("heuristic", None, prof)
     kept = warm_filter(deals(hand, observed.seat), observed, prof, codes, rows)
-    cands = candidate_actions(observed, _max_level(None, prof))
-    contracts = continuations(np.uint64(seed_key(np.uint64(0))), kept, observed, cands,
-                              codes, rows, prof)
-    m = len(cands)
-    # No play (every column -1: scored as passed out), the types of evaluate's scoring.
-    score_outcomes(np.zeros((PC_LEN, 1), dtype=np.int32),
-                   np.full((m, 1), -1, dtype=np.int64), contracts, np.int64(0), prof.packed,
-                   np.empty((m, 1), dtype=np.int32), np.empty((m, 1), dtype=np.int8),
-                   np.empty((2, m, 1), dtype=np.int32))
+    evaluate(np.uint64(seed_key(np.uint64(0))), kept, observed,
+             candidate_actions(observed, _max_level(None, prof)), codes, rows, prof,
+             _unplayed)
 
 
 def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",

@@ -263,7 +263,9 @@ def check_model_bidders(codes: np.ndarray, rows: np.ndarray) -> None:
     from simcoinche._kernels.players import PM_BID_WORLDS
     from simcoinche.runs.simulation import thinking_teams
 
-    for t in thinking_teams(codes, rows):
+    thinking = thinking_teams(codes, rows)
+    if thinking:
+        t = thinking[0]
         raise InputError(
             f"players: team {t}'s pimc thinks at the auction "
             f"(bid_worlds={rows[t, PM_BID_WORLDS]:g}); the model players that explain "

@@ -59,7 +59,7 @@ def _odds_sampling() -> None:
 def _advise_continuations() -> None:
     from simcoinche.analysis.advisor import warm_continuations
 
-    warm_continuations()
+    warm_continuations(_HAND, "80S")
 
 
 def _parties_beside() -> None:

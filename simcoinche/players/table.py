@@ -306,13 +306,13 @@ class Table:
                 tm = self.timing[team]
                 tm.bids += 1
                 tm.bid_seconds += time.perf_counter() - t0
-                if auction_check(astate, np.int64(a), prof) != 0:
+                if auction_check(astate, a, prof) != 0:
                     # A kernel player may only make legal calls (play_one would record
                     # the fault and pass): the run is refused.
                     raise IllegalDecisionError(fault_text(
                         F_ONE | (F_CALL << seat), self.codes, prof,
                         f"donne {int(index)}") + ": the run is refused")
-                auction_apply(astate, np.int64(a), prof)
+                auction_apply(astate, a, prof)
             else:
                 player = self.python[team]
                 view = SeatView(int(index), seat, int(dealer), int(early[seat]),
@@ -324,7 +324,7 @@ class Table:
                     raise IllegalPlayerAction(
                         f"{player.name} (seat {seat}, donne {index}, auction action "
                         f"{na + 1}) answered {_action_text(a, prof)}: {why}")
-                auction_apply(astate, np.int64(a), prof)
+                auction_apply(astate, a, prof)
             actions[na] = a
             na += 1
         if record:
