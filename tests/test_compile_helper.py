@@ -24,6 +24,7 @@ from interrupt import default_sigint
 
 from simcoinche.commands import warmup as W
 from simcoinche.runs import blocks, compiling
+from simcoinche.runs.simulation import _plan
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -47,11 +48,27 @@ def test_the_first_runs_that_gain_have_a_helper_job_and_it_is_another_commands()
     jobs = dict(W.COMMANDS + W.HELPER_JOBS)
     assert W.BESIDE == {"simulation": "odds", "advise": "advise continuations",
                         "parties": "parties' equity, then odds",
-                        "odds": "odds sampling", "odds --auction": "odds"}
+                        "odds": "odds sampling", "odds --auction": "odds",
+                        compiling.PIMC_CARD_PLAY: "pimc card play"}
     assert all(job in jobs for job in W.BESIDE.values())
     # A job only a helper runs is not a command warmup lists.
     assert "odds sampling" not in W.warmup_order(True)
     assert "advise continuations" not in W.warmup_order(True)
+    assert "pimc card play" not in W.warmup_order(True)
+
+
+@pytest.mark.parametrize(("players", "helper", "estimate_s"), [
+    ("heuristic", None, compiling.SIMULATE_COMPILE_S),
+    ("pimc,heuristic", compiling.PIMC_CARD_PLAY, compiling.PIMC_COMPILE_S),
+    ("heuristic,pimc:worlds=4", compiling.PIMC_CARD_PLAY, compiling.PIMC_COMPILE_S),
+    # The thinking bidder's card play is typed with its own scratch: no job compiles it.
+    ("pimc:bid_worlds=2,heuristic", None, compiling.PIMC_COMPILE_S),
+])
+def test_a_run_whose_pimc_players_think_at_the_card_play_has_the_helper_compile_it(
+        players, helper, estimate_s):
+    plan = _plan(8, 1, "federal", players, 1, None, None, False, None)
+    assert plan.compile_helper == helper and plan.compile_estimate_s == estimate_s
+    assert helper is None or W.BESIDE[helper] == "pimc card play"
 
 
 def test_a_helper_compiles_into_the_cache_beside_and_is_stopped_after(helper_on):

@@ -380,6 +380,36 @@ def test_odds_play_the_sampled_deals_with_pimc_players():
     assert (pimc != heur).any()
 
 
+def test_the_compile_helpers_pimc_job_decides_a_pimc_card_then_plays_odds(monkeypatch):
+    """The job a cold run with PIMC seats has its compile helper run
+    (:data:`simcoinche.commands.warmup.BESIDE`): one PIMC decision through the compiled
+    ``pimc_card`` (an opening lead, legal), then odds' card play."""
+    from simcoinche.analysis import hand_odds
+    from simcoinche.commands import warmup as W
+    from simcoinche.rules.cards import parse_hand
+    from simcoinche.runs.compiling import PIMC_CARD_PLAY
+
+    done = []
+    decide, odds = P.pimc_card, hand_odds.odds
+
+    def recorded_decide(T, hand, legal, *rest):
+        card = decide(T, hand, legal, *rest)
+        done.append(("pimc", int(hand), int(legal), int(card)))
+        return card
+
+    def recorded_odds(*args, **kwargs):
+        done.append(("odds", kwargs.get("players", "heuristic")))
+        return odds(*args, **kwargs)
+
+    monkeypatch.setattr(P, "pimc_card", recorded_decide)
+    monkeypatch.setattr(hand_odds, "odds", recorded_odds)
+    assert W._run_job(W.BESIDE[PIMC_CARD_PLAY])[0] == "pimc card play"
+    (_, hand, legal, card), *rest = done
+    assert hand == parse_hand("JH 9H AH TH KS 7C 8D AD") and legal == hand
+    assert (legal >> card) & 1
+    assert rest and all(step == ("odds", "heuristic") for step in rest)
+
+
 # --- odds / advise with PIMC seats choose the double-dummy card (issue 20, item 3) -------
 
 # Six top hearts and two aces, the taker on lead (odds' default dealer): leading trumps

@@ -268,14 +268,17 @@ def choose_card(players, team, hand, legal, trick, n, info, actions, n_actions, 
     code = players.codes[team]
     params = players.params
     row = team
-    if code == PLAYER_PIMC:
-        return think_card(think, hand, legal, trick, n, info, params, row, prof, st)
-    if code == PLAYER_RANDOM:
-        return random_card(hand, legal, trick, n, info, actions, n_actions, params, row,
-                           prof, st)
-    # The heuristic player and the club player (today's heuristic) play alike.
-    return heuristic_card(hand, legal, trick, n, info, actions, n_actions, params, row,
-                          prof, st)
+    # The PIMC branch is written last: numba types (and compiles) the callees in this
+    # order, so that a cold run with a PIMC seat compiles the heuristic card play while
+    # its compile helper compiles the PIMC decision (runs.simulation.warm_pimc_card).
+    if code != PLAYER_PIMC:
+        if code == PLAYER_RANDOM:
+            return random_card(hand, legal, trick, n, info, actions, n_actions, params,
+                               row, prof, st)
+        # The heuristic player and the club player (today's heuristic) play alike.
+        return heuristic_card(hand, legal, trick, n, info, actions, n_actions, params,
+                              row, prof, st)
+    return think_card(think, hand, legal, trick, n, info, params, row, prof, st)
 
 
 @njit(cache=True)

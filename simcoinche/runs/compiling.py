@@ -47,6 +47,16 @@ ODDS_COMPILE_S = 30
 # --auction was not measured again.
 ODDS_AUCTION_COMPILE_S = 60
 ADVISE_COMPILE_S = 45
+# A run with a PIMC seat also compiles the double-dummy solver and the PIMC player's card
+# decision: simulate with a PIMC seat compiled in 59.9 s with the compile helper off and
+# started in 52.6-54.6 s with it on 2026-12-05 ("fifteenth cut"; it announced
+# simulate's 35 s until "sixteenth cut").
+PIMC_COMPILE_S = 60
+
+#: What the compile helper is told by a run whose PIMC players think at the card play
+#: only (:attr:`simcoinche.runs.simulation._RunPlan.compile_helper`): the helper compiles
+#: the PIMC card play (:data:`simcoinche.commands.warmup.BESIDE`).
+PIMC_CARD_PLAY = "simulation with pimc players"
 
 
 #: What runs beside a cold compile (:func:`set_compile_helper`; none by default).

@@ -55,7 +55,12 @@ from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
 from simcoinche.runs.arguments import check_seed, check_threads, positive_int
 from simcoinche.runs.blocks import share_blocks
-from simcoinche.runs.compiling import SIMULATE_COMPILE_S, prepare_kernels
+from simcoinche.runs.compiling import (
+    PIMC_CARD_PLAY,
+    PIMC_COMPILE_S,
+    SIMULATE_COMPILE_S,
+    prepare_kernels,
+)
 from simcoinche.runs.results import chunk_table, schema, tidy
 
 if TYPE_CHECKING:
@@ -211,6 +216,45 @@ def think_arg(codes: np.ndarray,
     return log2
 
 
+def warm_pimc_card(profile: str = "federal") -> None:
+    """Compile (or load) the PIMC player's card decision, :func:`simcoinche._kernels.
+    pimc.pimc_card` (the double-dummy solver within), with the argument types the card
+    play of a run passes it: one decision, the opening lead of a hearts contract by a
+    PIMC player with 2 worlds.
+
+    A cold run whose PIMC players think at the card play only has its compile helper call
+    this (:data:`simcoinche.commands.warmup.BESIDE`) while it compiles its auction, so
+    that its card play finds the decision in the cache."""
+    from simcoinche._kernels.pimc import PIMC_TT_LOG2, new_think, pimc_card
+    from simcoinche._kernels.play import legal_mask
+    from simcoinche._kernels.players import (
+        I_BELOTE_SEAT,
+        I_DEALER,
+        I_KIND,
+        I_LEADER,
+        I_SEAT,
+        I_TAKER,
+        INFO_LEN,
+    )
+    from simcoinche._kernels.rng import RNG_STATE_LEN, STREAM_PLAYERS, rng_seed
+    from simcoinche.rules.cards import parse_hand, parse_suit
+
+    prof = get_profile(profile).packed
+    _, _, params = team_players("pimc:worlds=2,heuristic", None, get_profile(profile))
+    hand = np.uint32(parse_hand("JH 9H AH TH KS 7C 8D AD"))
+    kind = np.int64(parse_suit("H"))
+    trick = np.zeros(4, dtype=np.int32)
+    legal = np.uint32(legal_mask(hand, trick, np.int64(0), kind, prof))
+    # Seat 0 leads the first trick of its own contract (dealer 3); nothing played yet.
+    info = np.zeros(INFO_LEN, dtype=np.int64)
+    info[[I_SEAT, I_DEALER, I_TAKER, I_KIND, I_LEADER, I_BELOTE_SEAT]] = [0, 3, 0, kind, 0,
+                                                                         -1]
+    st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
+    rng_seed(st, np.uint64(seed_key(np.uint64(0))), STREAM_PLAYERS)
+    pimc_card(new_think(np.int64(PIMC_TT_LOG2)), hand, legal, trick, np.int64(0), info,
+              params, np.int64(0), prof, st)
+
+
 def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> Path:
     path = Path(out)
     if path.is_dir():
@@ -259,6 +303,21 @@ class _RunPlan:
     def think(self) -> np.int64 | tuple[np.int64, bool] | None:
         """The kernels' ``think`` argument (:func:`think_arg`)."""
         return think_arg(self.codes, self.params)
+
+    @property
+    def compile_estimate_s(self) -> float:
+        """The first run's announced compile time: with a PIMC seat, the card play
+        compiles the double-dummy solver and the PIMC player too."""
+        return SIMULATE_COMPILE_S if self.think is None else PIMC_COMPILE_S
+
+    @property
+    def compile_helper(self) -> str | None:
+        """What the compile helper is told (:func:`prepare_kernels`; None: :attr:`what`):
+        a run whose PIMC players think at the card play only has the helper compile the
+        PIMC card play, the longest part of its compile, while it compiles its auction.
+        (With a thinking bidder, the card play is typed with the bidder's scratch: no
+        other command compiles it.)"""
+        return PIMC_CARD_PLAY if isinstance(self.think, np.integer) else None
 
     def base_metadata(self) -> dict[str, Any]:
         """The metadata every run stores (the subclass adds its own)."""
@@ -530,7 +589,7 @@ def _run(plan: Any, path: Path | None, progress: bool | None,
         prepare_kernels(plan.what, plan.kernels(),
                         (lambda: warm(key)) if warm is not None
                         else (lambda: plan.buffers(1).run(plan, key, 0, 1)),
-                        SIMULATE_COMPILE_S)
+                        plan.compile_estimate_s, helper=plan.compile_helper)
         t0 = time.perf_counter()
         if path is None:
             tables = []
