@@ -57,16 +57,24 @@ def test_the_first_runs_that_gain_have_a_helper_job_and_it_is_another_commands()
     assert "pimc card play" not in W.warmup_order(True)
 
 
-@pytest.mark.parametrize(("players", "helper", "estimate_s"), [
-    ("heuristic", None, compiling.SIMULATE_COMPILE_S),
-    ("pimc,heuristic", compiling.PIMC_CARD_PLAY, compiling.PIMC_COMPILE_S),
-    ("heuristic,pimc:worlds=4", compiling.PIMC_CARD_PLAY, compiling.PIMC_COMPILE_S),
+@pytest.mark.parametrize(("run", "players", "helper", "estimate_s"), [
+    ("simulate", "heuristic", None, compiling.SIMULATE_COMPILE_S),
+    ("simulate", "pimc,heuristic", compiling.PIMC_CARD_PLAY, compiling.PIMC_COMPILE_S),
+    ("simulate", "heuristic,pimc:worlds=4", compiling.PIMC_CARD_PLAY,
+     compiling.PIMC_COMPILE_S),
     # The thinking bidder's card play is typed with its own scratch: no job compiles it.
-    ("pimc:bid_worlds=2,heuristic", None, compiling.PIMC_COMPILE_S),
+    ("simulate", "pimc:bid_worlds=2,heuristic", None, compiling.THINK_BID_COMPILE_S),
+    # parties keeps its own job (the equity first, which it reaches right after dealing).
+    ("parties", "pimc,heuristic", None, compiling.PIMC_COMPILE_S),
 ])
-def test_a_run_whose_pimc_players_think_at_the_card_play_has_the_helper_compile_it(
-        players, helper, estimate_s):
-    plan = _plan(8, 1, "federal", players, 1, None, None, False, None)
+def test_a_simulation_whose_pimc_players_think_at_the_card_play_has_the_helper_decide_a_card(
+        run, players, helper, estimate_s):
+    from simcoinche.runs import partie
+
+    if run == "simulate":
+        plan = _plan(8, 1, "federal", players, 1, None, None, False, None)
+    else:
+        plan = partie._plan(8, 1, "federal", players, 1, None, None, None)
     assert plan.compile_helper == helper and plan.compile_estimate_s == estimate_s
     assert helper is None or W.BESIDE[helper] == "pimc card play"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -381,9 +382,10 @@ def test_odds_play_the_sampled_deals_with_pimc_players():
 
 
 def test_the_compile_helpers_pimc_job_decides_a_pimc_card_then_plays_odds(monkeypatch):
-    """The job a cold run with PIMC seats has its compile helper run
+    """The job a cold simulation with PIMC seats has its compile helper run
     (:data:`simcoinche.commands.warmup.BESIDE`): one PIMC decision through the compiled
-    ``pimc_card`` (an opening lead, legal), then odds' card play."""
+    ``pimc_card`` (an opening lead, legal), then odds' plain card play (no players
+    given: the heuristic's)."""
     from simcoinche.analysis import hand_odds
     from simcoinche.commands import warmup as W
     from simcoinche.rules.cards import parse_hand
@@ -398,7 +400,7 @@ def test_the_compile_helpers_pimc_job_decides_a_pimc_card_then_plays_odds(monkey
         return card
 
     def recorded_odds(*args, **kwargs):
-        done.append(("odds", kwargs.get("players", "heuristic")))
+        done.append(("odds", kwargs.get("players")))
         return odds(*args, **kwargs)
 
     monkeypatch.setattr(P, "pimc_card", recorded_decide)
@@ -407,7 +409,31 @@ def test_the_compile_helpers_pimc_job_decides_a_pimc_card_then_plays_odds(monkey
     (_, hand, legal, card), *rest = done
     assert hand == parse_hand("JH 9H AH TH KS 7C 8D AD") and legal == hand
     assert (legal >> card) & 1
-    assert rest and all(step == ("odds", "heuristic") for step in rest)
+    assert rest and all(step == ("odds", None) for step in rest)
+
+
+def test_the_pimc_decision_the_helper_compiles_is_the_one_a_runs_card_play_links():
+    """The helper's decision is worth compiling only if a run's card play calls
+    ``pimc_card`` with the same argument types: the machine code of ``run_batch`` with a
+    PIMC seat, as the kernel cache holds it, links the helper's specialisation (its
+    mangled name, which spells the argument types). Another signature would be compiled
+    for nothing, and the run would compile its own."""
+    from numba import typeof
+
+    from simcoinche._kernels.batch import run_batch
+    from simcoinche.runs.simulation import pimc_lead_arguments
+
+    simulate(2, seed=0, players="pimc:worlds=2,heuristic", threads=1, progress=False)
+    args = pimc_lead_arguments()
+    P.pimc_card(*args)
+    name = P.pimc_card.overloads[tuple(typeof(a) for a in args)].fndesc.mangled_name
+    cache = run_batch._cache
+    prefix = cache._cache_file._index_name[:-len("nbi")]
+    stored = list(Path(cache._cache_path).glob(prefix + "*.nbc"))
+    assert stored, "run_batch has no machine code in the kernel cache"
+    assert any(name.encode() in path.read_bytes() for path in stored), (
+        "no run_batch in the kernel cache links the helper's pimc_card: its argument types "
+        f"differ from the card play's ({[str(typeof(a)) for a in args[1:]]})")
 
 
 # --- odds / advise with PIMC seats choose the double-dummy card (issue 20, item 3) -------

@@ -178,8 +178,9 @@ def _run_job(name: str) -> tuple[str, float]:
 #: beside odds: 38.2-38.8 s against 42.1-43.4 s); "fourteenth cut" for the orders. A run
 #: whose PIMC players think at the card play only has the helper decide one PIMC card
 #: first (the solver and the PIMC decision, which the run's card play reaches after its
-#: heuristic card play), then run the odds job: cold simulate with a PIMC seat 26.3 s
-#: against 29.5 s beside the odds job alone, 4 alternating pairs ("sixteenth cut").
+#: heuristic card play), then run the odds job: cold simulate with a PIMC seat 25.6 and
+#: 26.9 s against 29.7 and 29.8 s beside the odds job alone, 2 alternating pairs
+#: ("sixteenth cut").
 BESIDE = {"simulation": "odds", "advise": "advise continuations",
           "parties": "parties' equity, then odds",
           "odds": "odds sampling", "odds --auction": "odds",

@@ -52,10 +52,14 @@ ADVISE_COMPILE_S = 45
 # started in 52.6-54.6 s with it on 2026-12-05 ("fifteenth cut"; it announced
 # simulate's 35 s until "sixteenth cut").
 PIMC_COMPILE_S = 60
+# With a thinking bidder (a PIMC player's bid_worlds > 0) the auction compiles that bidder
+# and its own card play as well: 39 s of compile against 26 s for a PIMC seat alone, helper
+# off, at the machine's fast hour of 2026-12-05 (1.5x; "sixteenth cut").
+THINK_BID_COMPILE_S = 90
 
-#: What the compile helper is told by a run whose PIMC players think at the card play
-#: only (:attr:`simcoinche.runs.simulation._RunPlan.compile_helper`): the helper compiles
-#: the PIMC card play (:data:`simcoinche.commands.warmup.BESIDE`).
+#: What the compile helper is told by a simulation whose PIMC players think at the card
+#: play only (:attr:`simcoinche.runs.simulation._RunPlan.compile_helper`): the helper
+#: decides a PIMC card first (:data:`simcoinche.commands.warmup.BESIDE`).
 PIMC_CARD_PLAY = "simulation with pimc players"
 
 
@@ -164,8 +168,8 @@ def prepare_kernels(what: str, kernels: Iterable[Any], warm: Callable[[], object
         Where to write (default ``sys.stderr``).
     helper : str, optional
         What the compile helper is told (default ``what``): the commands that share a
-        ``what`` but compile in another order (``odds`` with and without an auction) say
-        which.
+        ``what`` but compile in another order (``odds`` with and without an auction, a
+        simulation with PIMC players, :data:`PIMC_CARD_PLAY`) say which.
 
     Returns
     -------

@@ -59,6 +59,7 @@ from simcoinche.runs.compiling import (
     PIMC_CARD_PLAY,
     PIMC_COMPILE_S,
     SIMULATE_COMPILE_S,
+    THINK_BID_COMPILE_S,
     prepare_kernels,
 )
 from simcoinche.runs.results import chunk_table, schema, tidy
@@ -217,42 +218,74 @@ def think_arg(codes: np.ndarray,
 
 
 def warm_pimc_card(profile: str = "federal") -> None:
-    """Compile (or load) the PIMC player's card decision, :func:`simcoinche._kernels.
-    pimc.pimc_card` (the double-dummy solver within), with the argument types the card
-    play of a run passes it: one decision, the opening lead of a hearts contract by a
-    PIMC player with 2 worlds.
+    """Compile (or load) the PIMC player's card decision, :func:`simcoinche._kernels.pimc.
+    pimc_card` (the double-dummy solver within), with the argument types the card play
+    of a run passes it: one decision, :func:`pimc_lead_arguments`.
 
-    A cold run whose PIMC players think at the card play only has its compile helper call
-    this (:data:`simcoinche.commands.warmup.BESIDE`) while it compiles its auction, so
-    that its card play finds the decision in the cache."""
-    from simcoinche._kernels.pimc import PIMC_TT_LOG2, new_think, pimc_card
-    from simcoinche._kernels.play import legal_mask
+    A cold ``simulate`` whose PIMC players think at the card play only has its compile
+    helper call this (:data:`simcoinche.commands.warmup.BESIDE`) while it compiles its
+    auction, so that its card play finds the decision in the cache.
+
+    Parameters
+    ----------
+    profile : str
+        The rule profile of the decision (its packed array is an argument; its values
+        are not part of the compiled types).
+    """
+    from simcoinche._kernels.pimc import pimc_card
+
+    pimc_card(*pimc_lead_arguments(profile))
+
+
+def pimc_lead_arguments(profile: str = "federal") -> tuple[Any, ...]:
+    """The arguments of :func:`simcoinche._kernels.pimc.pimc_card` for one decision, with
+    the types a run's card play passes: the opening lead of an 80 hearts contract by a
+    PIMC player with 2 worlds (seat 0, dealer 3), holding ``JH 9H AH TH KS 7C 8D AD``.
+
+    Parameters
+    ----------
+    profile : str
+        The rule profile (its packed array is the ``prof`` argument).
+
+    Returns
+    -------
+    tuple
+        ``(think, hand, legal, trick, n, info, params, row, prof, st)`` as ``pimc_card``
+        takes them.
+    """
+    from simcoinche._kernels.pimc import PIMC_TT_LOG2, new_think
     from simcoinche._kernels.players import (
+        I_ANN_TEAM,
         I_BELOTE_SEAT,
+        I_COINCHE,
         I_DEALER,
         I_KIND,
         I_LEADER,
+        I_LEVEL,
         I_SEAT,
         I_TAKER,
+        I_VALUE,
         INFO_LEN,
     )
     from simcoinche._kernels.rng import RNG_STATE_LEN, STREAM_PLAYERS, rng_seed
-    from simcoinche.rules.cards import parse_hand, parse_suit
+    from simcoinche.rules.cards import CONTRACT_KIND_NAMES, parse_hand
 
-    prof = get_profile(profile).packed
-    _, _, params = team_players("pimc:worlds=2,heuristic", None, get_profile(profile))
+    prof = get_profile(profile)
+    _, _, params = team_players("pimc:worlds=2,heuristic", None, prof)
     hand = np.uint32(parse_hand("JH 9H AH TH KS 7C 8D AD"))
-    kind = np.int64(parse_suit("H"))
-    trick = np.zeros(4, dtype=np.int32)
-    legal = np.uint32(legal_mask(hand, trick, np.int64(0), kind, prof))
-    # Seat 0 leads the first trick of its own contract (dealer 3); nothing played yet.
+    # Seat 0 leads the first trick of its own 80 hearts, as play_phase fills the public
+    # information then: nothing played, no void shown, no announcement.
     info = np.zeros(INFO_LEN, dtype=np.int64)
-    info[[I_SEAT, I_DEALER, I_TAKER, I_KIND, I_LEADER, I_BELOTE_SEAT]] = [0, 3, 0, kind, 0,
-                                                                         -1]
+    for offset, value in ((I_SEAT, 0), (I_DEALER, 3), (I_TAKER, 0),
+                          (I_KIND, CONTRACT_KIND_NAMES.index("H")), (I_LEVEL, 0),
+                          (I_VALUE, 80), (I_COINCHE, 1), (I_LEADER, 0),
+                          (I_BELOTE_SEAT, -1), (I_ANN_TEAM, -1)):
+        info[offset] = value
     st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
     rng_seed(st, np.uint64(seed_key(np.uint64(0))), STREAM_PLAYERS)
-    pimc_card(new_think(np.int64(PIMC_TT_LOG2)), hand, legal, trick, np.int64(0), info,
-              params, np.int64(0), prof, st)
+    # Every card of the hand may lead the first trick: legal = hand.
+    return (new_think(np.int64(PIMC_TT_LOG2)), hand, hand, np.zeros(4, dtype=np.int32),
+            np.int64(0), info, params, np.int64(0), prof.packed, st)
 
 
 def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> Path:
@@ -307,17 +340,26 @@ class _RunPlan:
     @property
     def compile_estimate_s(self) -> float:
         """The first run's announced compile time: with a PIMC seat, the card play
-        compiles the double-dummy solver and the PIMC player too."""
-        return SIMULATE_COMPILE_S if self.think is None else PIMC_COMPILE_S
+        compiles the double-dummy solver and the PIMC player too, and with a thinking
+        bidder the auction compiles that bidder and a card play of its own."""
+        think = self.think
+        if think is None:
+            return SIMULATE_COMPILE_S
+        return THINK_BID_COMPILE_S if isinstance(think, tuple) else PIMC_COMPILE_S
 
     @property
     def compile_helper(self) -> str | None:
-        """What the compile helper is told (:func:`prepare_kernels`; None: :attr:`what`):
-        a run whose PIMC players think at the card play only has the helper compile the
-        PIMC card play, the longest part of its compile, while it compiles its auction.
-        (With a thinking bidder, the card play is typed with the bidder's scratch: no
-        other command compiles it.)"""
-        return PIMC_CARD_PLAY if isinstance(self.think, np.integer) else None
+        """What the compile helper is told (:func:`prepare_kernels`; None: :attr:`what`).
+
+        A simulation (``simulate``, ``match`` between our players) whose PIMC players
+        think at the card play only has the helper decide a PIMC card (the solver and
+        the PIMC decision, a third of its compile) while it compiles its auction. Other
+        runs keep the job of their :attr:`what` (parties: the equity first); with a
+        thinking bidder, whose scratch types the card play, the same as without PIMC
+        players."""
+        if self.what == "simulation" and isinstance(self.think, np.integer):
+            return PIMC_CARD_PLAY
+        return None
 
     def base_metadata(self) -> dict[str, Any]:
         """The metadata every run stores (the subclass adds its own)."""
@@ -571,7 +613,8 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
 def _run(plan: Any, path: Path | None, progress: bool | None,
          rows: bool = True) -> pd.DataFrame | Any:
     """Run a validated plan (a :class:`_Plan`, or any plan :func:`_write` takes, with
-    ``threads``, ``schema``, ``kernels``, ``what`` and ``summary_type``): the rows as a
+    ``threads``, ``schema``, ``kernels``, ``what``, ``compile_estimate_s``,
+    ``compile_helper`` and ``summary_type``): the rows as a
     DataFrame when ``path`` is None, else streamed to ``path``; returns them, or the run's
     summary (also when ``path`` is None and ``rows`` False: the rows are not kept)."""
     key = np.uint64(seed_key(np.uint64(plan.seed)))
