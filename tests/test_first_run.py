@@ -185,6 +185,26 @@ def test_only_double_dummy_work_imports_the_solver(tmp_path):
     assert not loaded & {prefix + "dd", prefix + "pimc", prefix + "dd_batch"}
 
 
+def test_a_run_with_pimc_seats_plans_its_compile_without_importing_the_solver(tmp_path):
+    # What a simulation with PIMC players asks before its compile (its think spec, the
+    # kernels whose cache state decides the first-run message and helper, the helper's job,
+    # the estimate) imports no solver: importing _kernels.dd compiles its search, which a
+    # first run leaves to its compile helper (warm_pimc_card) while it compiles its
+    # auction (benchmarks/README.md, "Compile time, sixteenth cut").
+    code = ("import json, sys\n"
+            "from simcoinche.runs.simulation import _plan\n"
+            "plan = _plan(8, 1, 'federal', 'pimc,heuristic', 1, None, None, False, None)\n"
+            "names = [k.py_func.__name__ for k in plan.kernels()]\n"
+            "facts = [int(plan.think), names, plan.compile_helper, plan.compile_estimate_s]\n"
+            "loaded = [m for m in sys.modules if m.startswith('simcoinche._kernels.')]\n"
+            "print(json.dumps([facts, loaded]))\n")
+    facts, loaded = _fresh_python(code, tmp_path)
+    assert facts[1] == ["run_batch", "new_think"] and facts[2] is not None
+    prefix = "simcoinche._kernels."
+    assert prefix + "pimc_scratch" in loaded  # the check sees the kernels it loads
+    assert not set(loaded) & {prefix + "dd", prefix + "pimc", prefix + "dd_batch"}
+
+
 # The modules a run to a file goes through, and the counting commands' (odds, advise).
 _PANDAS_FREE = ("simcoinche.runs.simulation", "simcoinche.runs.partie",
                 "simcoinche.runs.match", "simcoinche.runs.duplicate",

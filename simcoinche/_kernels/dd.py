@@ -49,20 +49,46 @@ No allocation per node: the scratch (:func:`new_scratch`) is made once per threa
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from simcoinche._kernels.dd_scratch import (
+    MAX_PLY,
+    TT_LOG2,
+    W_ABOVE_EQ,
+    W_CARD_CLASS,
+    W_CHILD,
+    W_CLASS_MARK,
+    W_EQ_CARDS,
+    W_HANDS,
+    W_KILLER,
+    W_MODE,
+    W_MOVES,
+    W_NODES,
+    W_POINTS,
+    W_REP_VALUES,
+    W_REPS,
+    W_SCORES,
+    W_SHIFT,
+    W_STAMP,
+    W_TABLE,
+    W_TARGET,
+    W_TRUMP,
+    W_TRUMP_PTS,
+    new_scratch,
+)
+from simcoinche._kernels.dd_scratch import (
+    W_LEN as W_LEN,  # re-exported
+)
+from simcoinche._kernels.dd_scratch import (
+    Scratch as Scratch,  # re-exported: the scratch's type, for annotations
+)
 from simcoinche._kernels.layout import PROFILE_LEN
 from simcoinche._kernels.play import WIN_KEY, card_points, legal_mask_win
 from simcoinche._kernels.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
 
-# Transposition table: 2 ** TT_LOG2 slots (buckets of two), two int64 words a slot: key,
-# data.
-TT_LOG2 = 17
 # Key: the cards still in the hands (bits 0..31; within one solve the deal is fixed, so
 # this says who holds what), the seat to play in 32..33, in 34..36 the "capot still
 # possible" flag (points search) or the sweeping seat (sweep searches), the search mode
@@ -88,30 +114,6 @@ MODE_POINTS = 0
 MODE_TEAM_SWEEP = 1
 MODE_SEAT_SWEEP = 2
 
-# Layout of the work array (int64): offsets of each part. The packed profile comes first,
-# so the work array itself is the ``prof`` argument of the play kernels.
-MAX_PLY = 36
-W_HANDS = PROFILE_LEN             # [4] cards each seat still holds
-W_POINTS = W_HANDS + 4            # [32] card points under the contract kind
-W_ABOVE_EQ = W_POINTS + 32        # [32] next stronger card of the suit with equal points, -1
-W_MOVES = W_ABOVE_EQ + 32         # [MAX_PLY, 8] candidates per ply, best first
-W_SCORES = W_MOVES + 8 * MAX_PLY  # [MAX_PLY, 8] their ordering scores
-W_KILLER = W_SCORES + 8 * MAX_PLY  # [MAX_PLY, 2] killer cards per ply
-W_STAMP = W_KILLER + 2 * MAX_PLY   # solve stamp
-W_NODES = W_STAMP + 1             # nodes searched
-W_SHIFT = W_STAMP + 2             # 64 - TT log2 (index = top bits of the hash)
-W_EQ_CARDS = W_STAMP + 3          # cards that have an equal-point stronger neighbour
-W_TRUMP = W_STAMP + 4             # contract kind of the search
-W_MODE = W_STAMP + 5              # search mode (MODE_*)
-W_TARGET = W_STAMP + 6            # sweeping seat (sweep modes)
-W_TRUMP_PTS = W_STAMP + 7         # [256] points of a set of trumps (strength-ordered byte)
-W_CHILD = W_TRUMP_PTS + 256      # [4] card_value: the trick after the card tried
-W_REPS = W_CHILD + 4              # [8] root_values: one card of each class of equal cards
-W_REP_VALUES = W_REPS + 8         # [8] root_values: the value of each class
-W_CLASS_MARK = W_REP_VALUES + 8   # [32] root_classes: class of each searched card, -1
-W_CARD_CLASS = W_CLASS_MARK + 32  # [32] root_values: class of each legal card, -1
-W_TABLE = W_CARD_CLASS + 32       # [2 * 2**log2] transposition table: key, data
-W_LEN = W_TABLE                   # length without the table
 
 
 def _suit_orders() -> np.ndarray:
@@ -194,26 +196,6 @@ def _strength_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 BY_STRENGTH, ABOVE, TOP_K = _strength_tables()
-
-
-class Scratch(NamedTuple):
-    """Working memory of one solving thread (allocated once, see :func:`new_scratch`).
-
-    ``work`` int64[W_TABLE + 2 * 2**log2]: the packed profile of the current solve,
-    hands, points, candidates, killers and counters at the ``W_*`` offsets, then the
-    transposition table (key, data per slot). One array, so the
-    search passes a single array down its recursion.
-    """
-
-    work: np.ndarray
-
-
-@njit(cache=True)
-def new_scratch(tt_log2=TT_LOG2):
-    """A fresh :class:`Scratch` (``2 * 8 * 2**tt_log2`` bytes of table, 2 MiB by default)."""
-    S = Scratch(np.zeros(W_TABLE + (2 << tt_log2), np.int64))
-    S.work[W_SHIFT] = 64 - tt_log2
-    return S
 
 
 @njit(cache=True)

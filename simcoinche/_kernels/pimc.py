@@ -46,12 +46,22 @@ stamp hides earlier entries).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit
 
 from simcoinche._kernels import dd
+from simcoinche._kernels.pimc_scratch import (  # re-exported: the PIMC player's scratch
+    MAX_WORLDS as MAX_WORLDS,
+)
+from simcoinche._kernels.pimc_scratch import (
+    PIMC_TT_LOG2 as PIMC_TT_LOG2,
+)
+from simcoinche._kernels.pimc_scratch import (
+    Think as Think,
+)
+from simcoinche._kernels.pimc_scratch import (
+    new_think as new_think,
+)
 from simcoinche._kernels.play import card_points
 from simcoinche._kernels.players import (
     I_BELOTE_SEAT,
@@ -69,79 +79,14 @@ from simcoinche._kernels.rng import bounded, lowest_bit, popcount32
 from simcoinche._kernels.sampler import (
     CUM_SHAPE,
     MAX_CHOICES,
-    PICK_SHAPE,
-    W_SHAPE,
     completion_table,
     sample_one,
 )
 
-# Transposition table of the per-thread solver: 2**PIMC_TT_LOG2 slots.
-PIMC_TT_LOG2 = dd.TT_LOG2
-# The most worlds one decision keeps (the largest ``worlds`` the registry accepts).
-MAX_WORLDS = 4096
 _ALL_CARDS = np.int64(0xFFFFFFFF)
 _KQ = np.int64(0x60)      # king and queen of a suit (ranks 5 and 6), suit byte 0
 
 assert MAX_CHOICES == CUM_SHAPE[3]
-
-
-class Think(NamedTuple):
-    """Per-thread scratch of the PIMC player (shapes fixed, dtypes below).
-
-    ``solver`` the double-dummy scratch (:func:`.dd.new_scratch`); the sampler's tables
-    ``w`` int64[5, 9, 9], ``cum`` int64[4, 9, 9, 45], ``pick`` int8[4, 9, 9, 45, 2];
-    ``counts`` int64[4] free cards per suit, ``allow`` uint8[4, 3], ``caps`` int64[3],
-    ``seats`` int64[3] the other seats; ``known`` uint32[4] cards placed per seat,
-    ``free`` uint32[4] free cards per suit, ``perm`` int64[8], ``world`` uint32[4] a
-    sampled deal; ``trick`` int64[4]; ``sums`` int64[32] the values summed over the
-    worlds, by card (-1: a card that cannot be best).
-
-    The worlds of one decision and what is known of them: ``hands``
-    uint32[MAX_WORLDS, 4] each world renumbered for the solver; ``lo`` / ``hi``
-    int32[MAX_WORLDS, 8] the bounds of each class's value in each world; ``sum_lo`` /
-    ``sum_hi`` int64[8] their sums over the worlds; ``guess`` int64[8] each class's
-    last exact value; ``reps`` int64[8] one card of each class of equivalent legal
-    cards and ``card_class`` int64[32] each legal card's class
-    (:func:`.dd.root_classes`).
-    """
-
-    solver: dd.Scratch
-    w: np.ndarray
-    cum: np.ndarray
-    pick: np.ndarray
-    counts: np.ndarray
-    allow: np.ndarray
-    caps: np.ndarray
-    seats: np.ndarray
-    known: np.ndarray
-    free: np.ndarray
-    perm: np.ndarray
-    world: np.ndarray
-    trick: np.ndarray
-    sums: np.ndarray
-    hands: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    sum_lo: np.ndarray
-    sum_hi: np.ndarray
-    guess: np.ndarray
-    reps: np.ndarray
-    card_class: np.ndarray
-
-
-@njit(cache=True)
-def new_think(tt_log2):
-    """A fresh :class:`Think` whose solver table has ``2**tt_log2`` slots."""
-    return Think(dd.new_scratch(tt_log2),
-                 np.zeros(W_SHAPE, np.int64), np.zeros(CUM_SHAPE, np.int64),
-                 np.zeros(PICK_SHAPE, np.int8), np.zeros(4, np.int64),
-                 np.zeros((4, 3), np.uint8), np.zeros(3, np.int64), np.zeros(3, np.int64),
-                 np.zeros(4, np.uint32), np.zeros(4, np.uint32), np.zeros(8, np.int64),
-                 np.zeros(4, np.uint32), np.zeros(4, np.int64),
-                 np.zeros(32, np.int64), np.zeros((MAX_WORLDS, 4), np.uint32),
-                 np.zeros((MAX_WORLDS, 8), np.int32), np.zeros((MAX_WORLDS, 8), np.int32),
-                 np.zeros(8, np.int64), np.zeros(8, np.int64), np.zeros(8, np.int64),
-                 np.zeros(8, np.int64), np.zeros(32, np.int64))
 
 
 @njit(cache=True)

@@ -58,7 +58,7 @@ def think_scratch(spec):
     :class:`.think_bid.BidThink` (else None)."""
     if spec is None:
         return None
-    from simcoinche._kernels.pimc import new_think
+    from simcoinche._kernels.pimc_scratch import new_think
 
     if isinstance(spec, tuple):
         # (L, True): a PIMC player thinks at the auction.
@@ -70,7 +70,7 @@ def think_scratch(spec):
 def _think_scratch_nb(spec):
     if isinstance(spec, (types.NoneType, types.Omitted)):
         return lambda spec: None
-    from simcoinche._kernels.pimc import new_think
+    from simcoinche._kernels.pimc_scratch import new_think
 
     if isinstance(spec, types.BaseTuple):
         # A PIMC player thinks at the auction: the thinking bidder's scratch too.

@@ -207,9 +207,9 @@ def think_arg(codes: np.ndarray,
     team_codes = np.asarray(codes).tolist()
     if PLAYER_PIMC not in team_codes:
         return None
-    # Imported here: the solver compiles when imported (its search has a signature),
-    # which only runs with a thinking player should pay.
-    from simcoinche._kernels.pimc import PIMC_TT_LOG2
+    # Not from .pimc: importing the solver compiles its search (it has a signature),
+    # which a first run leaves to its compile helper (pimc_scratch's docstring).
+    from simcoinche._kernels.pimc_scratch import PIMC_TT_LOG2
 
     log2 = np.int64(PIMC_TT_LOG2)
     if bid_params is not None and thinking_teams(team_codes, bid_params):
@@ -327,9 +327,13 @@ class _RunPlan:
     def kernels(self) -> list[Any]:
         """The top-level kernels a chunk calls (compiled before the timed work)."""
         if self.think is not None:
-            from simcoinche._kernels.pimc import pimc_card
+            # The PIMC players' scratch allocation stands for their kernels: compiled
+            # only with them, and importable without compiling the solver
+            # (:mod:`simcoinche._kernels.pimc_scratch`), which the compile helper of a
+            # first run then compiles while this process compiles its auction.
+            from simcoinche._kernels.pimc_scratch import new_think
 
-            return [run_batch, pimc_card]
+            return [run_batch, new_think]
         return [run_batch]
 
     @property
