@@ -192,14 +192,17 @@ def test_a_run_with_pimc_seats_plans_its_compile_without_importing_the_solver(tm
     # first run leaves to its compile helper (warm_pimc_card) while it compiles its
     # auction (benchmarks/README.md, "Compile time, sixteenth cut").
     code = ("import json, sys\n"
+            "from simcoinche.runs.compiling import kernels_cached\n"
             "from simcoinche.runs.simulation import _plan\n"
             "plan = _plan(8, 1, 'federal', 'pimc,heuristic', 1, None, None, False, None)\n"
-            "names = [k.py_func.__name__ for k in plan.kernels()]\n"
-            "facts = [int(plan.think), names, plan.compile_helper, plan.compile_estimate_s]\n"
+            "plan.schema(plan.metadata())\n"
+            "facts = [str(plan.think), kernels_cached(plan.kernels()), plan.compile_helper,\n"
+            "         plan.compile_estimate_s]\n"
             "loaded = [m for m in sys.modules if m.startswith('simcoinche._kernels.')]\n"
             "print(json.dumps([facts, loaded]))\n")
     facts, loaded = _fresh_python(code, tmp_path)
-    assert facts[1] == ["run_batch", "new_think"] and facts[2] is not None
+    # (an empty cache: the first run's message and helper follow)
+    assert facts[1] is False and facts[2] is not None
     prefix = "simcoinche._kernels."
     assert prefix + "pimc_scratch" in loaded  # the check sees the kernels it loads
     assert not set(loaded) & {prefix + "dd", prefix + "pimc", prefix + "dd_batch"}

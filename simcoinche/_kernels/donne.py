@@ -395,7 +395,7 @@ def play_phase(dealer, contract, players, prof, n_actions, record, play_rec, row
         value on a capot), ``scr.tricks`` tricks won; ``scr.score`` (int32[SCORE_LEN])
         the output of :func:`.scoring.score_donne`: ``S_ANN*`` after the capot transfer,
         ``S_MARK*``, ``S_TOTAL*`` (totals before rounding), ``S_LITIGE``.
-    think : None or (pimc.Think, None or think_bid.BidThink)
+    think : None or (pimc_scratch.Think, None or think_bid.BidThink)
         Scratch of the PIMC player (:func:`.thinking.think_scratch`); None when no team is one.
 
     Returns
@@ -631,7 +631,7 @@ def play_one(run_key, index, row, dealer, players, prof, record, outs, scr, thin
     scr : Scratch
         Scratch arrays of the block (shapes in :class:`Scratch`), reused from donne to
         donne.
-    think : None or (pimc.Think, None or think_bid.BidThink)
+    think : None or (pimc_scratch.Think, None or think_bid.BidThink)
         Scratch of the PIMC player, None when no team is one (:func:`play_phase`).
     in_partie : None or int64
         None in runs of single donnes: the score-aware bidder is not compiled in;

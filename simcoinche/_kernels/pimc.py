@@ -39,7 +39,8 @@ trick in progress included), with 10 for the last trick, or 100 instead when it 
 every trick of the donne (RULES.md: "252 to a team that wins every trick"). Ties between
 cards of the same mean are broken uniformly from ``st`` (no favourite suit).
 
-Scratch: :class:`Think` (made once per thread by :func:`think_scratch`), so that a
+Scratch: :class:`.pimc_scratch.Think` (made once per block by
+:func:`.thinking.think_scratch`), so that a
 decision allocates nothing: the solver's table is reused from world to world (its solve
 stamp hides earlier entries).
 """

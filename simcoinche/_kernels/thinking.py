@@ -8,7 +8,7 @@ argument, the *think spec*, whose type decides what they compile:
   player is compiled in);
 - an ``int64`` ``L``: PIMC players sit, none thinks at the auction (every ``bid_worlds``
   is 0, the default): the per-block scratch is the pair ``(Think, None)``, a
-  :class:`.pimc.Think` with ``2**L`` table slots, and the thinking bidder is not
+  :class:`.pimc_scratch.Think` with ``2**L`` table slots, and the thinking bidder is not
   compiled (it was about a third of a PIMC seat's cold compile: benchmarks/README.md,
   "Compile time, thirteenth cut");
 - the pair ``(L, True)`` (``Tuple(int64, bool)``): a PIMC player thinks at the auction
@@ -53,7 +53,8 @@ def _bid_thinker(name: str) -> Callable:
 
 def think_scratch(spec):
     """Per-block scratch of the thinking players for the think spec ``spec`` (module
-    docstring): ``None`` for None; else the pair of a :class:`.pimc.Think` with ``2**L``
+    docstring): ``None`` for None; else the pair of a :class:`.pimc_scratch.Think` with
+    ``2**L``
     table slots and, when a PIMC player thinks at the auction, a
     :class:`.think_bid.BidThink` (else None)."""
     if spec is None:

@@ -253,7 +253,7 @@ def pimc_lead_arguments(profile: str = "federal") -> tuple[Any, ...]:
         ``(think, hand, legal, trick, n, info, params, row, prof, st)`` as ``pimc_card``
         takes them.
     """
-    from simcoinche._kernels.pimc import PIMC_TT_LOG2, new_think
+    from simcoinche._kernels.pimc_scratch import PIMC_TT_LOG2, new_think
     from simcoinche._kernels.players import (
         I_ANN_TEAM,
         I_BELOTE_SEAT,
@@ -325,12 +325,16 @@ class _RunPlan:
     what: ClassVar[str] = "simulation"
 
     def kernels(self) -> list[Any]:
-        """The top-level kernels a chunk calls (compiled before the timed work)."""
+        """The kernels whose cache state tells a first run (:func:`prepare_kernels`): the
+        top-level kernel a chunk calls and, with PIMC players, their scratch allocation,
+        which stands for their kernels (compiled only with them) and is importable
+        without compiling the solver (:mod:`simcoinche._kernels.pimc_scratch`), which
+        the compile helper of a first run then compiles while this process compiles its
+        auction."""
         if self.think is not None:
-            # The PIMC players' scratch allocation stands for their kernels: compiled
-            # only with them, and importable without compiling the solver
-            # (:mod:`simcoinche._kernels.pimc_scratch`), which the compile helper of a
-            # first run then compiles while this process compiles its auction.
+            # (A first run stopped between the scratch's compile and the end leaves it
+            # cached: the next run, if run_batch is cached for other players, compiles
+            # the rest without a helper, announced when run_batch compiles.)
             from simcoinche._kernels.pimc_scratch import new_think
 
             return [run_batch, new_think]
