@@ -293,6 +293,29 @@ def test_one_probe_bounds_the_card_value_on_the_side_it_fails(scratch, profile):
         assert list(tr[:n]) == trick  # the trick is left as it was
 
 
+def test_card_value_is_one_compiled_kernel_whatever_integers_the_caller_passes(scratch):
+    """The PIMC player, the root solve and Python pass the card, guess and probe as other
+    integer types (literals, int32, uint8): each is converted to the one int64
+    signature, with the same value, instead of compiling a version of its own."""
+    profile = PROFILES[0]
+    rng = random.Random("one-card-value")
+    kind = profile.contract_kinds[0]
+    hands, leader, trick, capot_open = _random_position(rng, profile, kind, 4)
+    want = _oracle_cards(hands, leader, trick, kind, profile, capot_open)
+    dd.begin_solve(scratch, np.array([_mask(h) for h in hands], np.int64), kind,
+                   profile.packed)
+    tr = np.zeros(4, np.int64)
+    tr[:len(trick)] = trick
+    c = min(want)
+    as_ints = dd.card_value(scratch, kind, profile.packed, leader, tr, len(trick),
+                            int(capot_open), c, -1, 0)
+    as_small = dd.card_value(scratch, np.int32(kind), profile.packed, np.uint8(leader), tr,
+                             np.int32(len(trick)), np.uint8(capot_open), np.uint8(c),
+                             np.int32(-1), np.int8(0))
+    assert as_ints == as_small == want[c]
+    assert len(dd.card_value.signatures) == 1
+
+
 def test_a_lead_in_a_suit_no_other_seat_holds_is_ordered_within_the_order_table():
     """The static order of a lead the opponents can trump looks for the partner's master
     of the suit among the other seats' cards of it: when no other seat holds the suit

@@ -40,9 +40,8 @@ every trick of the donne (RULES.md: "252 to a team that wins every trick"). Ties
 cards of the same mean are broken uniformly from ``st`` (no favourite suit).
 
 Scratch: :class:`.pimc_scratch.Think` (made once per block by
-:func:`.thinking.think_scratch`), so that a
-decision allocates nothing: the solver's table is reused from world to world (its solve
-stamp hides earlier entries).
+:func:`.thinking.think_scratch`), so that a decision allocates nothing: the solver's table
+is reused from world to world (its solve stamp hides earlier entries).
 """
 
 from __future__ import annotations
@@ -51,17 +50,13 @@ import numpy as np
 from numba import njit
 
 from simcoinche._kernels import dd
-from simcoinche._kernels.pimc_scratch import (  # re-exported: the PIMC player's scratch
-    MAX_WORLDS as MAX_WORLDS,
-)
-from simcoinche._kernels.pimc_scratch import (
-    PIMC_TT_LOG2 as PIMC_TT_LOG2,
-)
-from simcoinche._kernels.pimc_scratch import (
-    Think as Think,
-)
-from simcoinche._kernels.pimc_scratch import (
-    new_think as new_think,
+
+# The PIMC player's scratch (pimc_scratch.py), re-exported for the solver's callers.
+from simcoinche._kernels.pimc_scratch import (  # noqa: F401
+    MAX_WORLDS,
+    PIMC_TT_LOG2,
+    Think,
+    new_think,
 )
 from simcoinche._kernels.play import card_points
 from simcoinche._kernels.players import (
@@ -177,9 +172,8 @@ def _exact(T, w, j, kind, prof, leader, n, capot_open, guess):
     """Class ``j``'s exact value in world ``w`` (the world loaded in the solver), searched
     from ``guess``; its bounds (0, 0 when not yet searched) and sums updated. Returns the
     value."""
-    # guess and probe typed int64 at every call (a literal compiled card_value again).
     v = dd.card_value(T.solver, kind, prof, leader, T.trick, n, capot_open, T.reps[j],
-                      np.int64(guess), np.int64(0))
+                      guess, 0)
     T.sum_lo[j] += v - T.lo[w, j]
     T.sum_hi[j] += v - T.hi[w, j]
     T.lo[w, j] = v
@@ -235,8 +229,7 @@ def class_sums(T, worlds, kind, prof, leader, n, capot_open):
         for j in range(k):
             if j == best:
                 continue
-            r = dd.card_value(S, kind, prof, leader, T.trick, n, capot_open, T.reps[j],
-                              np.int64(-1), np.int64(t))
+            r = dd.card_value(S, kind, prof, leader, T.trick, n, capot_open, T.reps[j], -1, t)
             if r >= t:
                 # It reaches the best class here: solved exactly from its bound.
                 _exact(T, w, j, kind, prof, leader, n, capot_open, r)

@@ -54,8 +54,7 @@ def _bid_thinker(name: str) -> Callable:
 def think_scratch(spec):
     """Per-block scratch of the thinking players for the think spec ``spec`` (module
     docstring): ``None`` for None; else the pair of a :class:`.pimc_scratch.Think` with
-    ``2**L``
-    table slots and, when a PIMC player thinks at the auction, a
+    ``2**L`` table slots and, when a PIMC player thinks at the auction, a
     :class:`.think_bid.BidThink` (else None)."""
     if spec is None:
         return None
