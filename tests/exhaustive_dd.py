@@ -12,8 +12,10 @@ against :mod:`~simcoinche.rules.reference_dd` on positions of every profile and 
 then uses it on the thousands.
 
 Values are team 0's *future* card points, as in the reference: the cards of the trick in
-progress included, 10 for the last trick, 100 instead when team 0 wins every trick
-(``capot_open``: team 0 has won every completed trick so far).
+progress included, 10 for the last trick, instead what brings team 0's points to 252
+when it wins every trick (``capot_open``: team 0 has won every completed trick so far).
+That bonus is the reference's (:func:`~simcoinche.rules.reference_dd.last_trick_bonus`),
+passed in as ``capot_bonus``.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcoinche._kernels.layout import P_LAST_TRICK_BONUS
 from simcoinche._kernels.play import card_points, legal_mask, trick_winner
-from simcoinche.rules.reference_dd import CAPOT_BONUS, LAST_TRICK_BONUS
 
 # Compiled on each run, never cached: numba's cache of a recursive function segfaults when
 # loaded back (seen here with numba's on-disk cache on the second run); the two functions
@@ -32,7 +34,8 @@ NO_CACHE = njit(cache=False)
 
 
 @NO_CACHE
-def value_after(hands, leader, tricks, depth, n, kind, prof, capot_open, card):
+def value_after(hands, leader, tricks, depth, n, kind, prof, capot_open, card,
+                capot_bonus):
     """Team 0's future points when the seat to play plays ``card``, then perfect play
     (exhaustive: every legal card of every seat, no pruning).
 
@@ -40,7 +43,8 @@ def value_after(hands, leader, tricks, depth, n, kind, prof, capot_open, card):
     the search, restored on return), ``tricks`` int64[9, 4] (row ``depth`` is the trick in
     progress, its first ``n`` cards from ``leader``; deeper rows are scratch), ``kind``
     the contract kind 0..5, ``prof`` the packed profile, ``capot_open`` 1 while team 0
-    has won every completed trick. One function recursing into itself (numba infers its
+    has won every completed trick, ``capot_bonus`` what the last trick adds on a capot
+    (``prof``'s own 10 otherwise). One function recursing into itself (numba infers its
     type from the last trick's return).
     """
     seat = (leader + n) & 3
@@ -56,10 +60,11 @@ def value_after(hands, leader, tricks, depth, n, kind, prof, capot_open, card):
             points += card_points(trick[k], kind, prof)
         team0_wins = winner % 2 == 0
         if hands[0] | hands[1] | hands[2] | hands[3] == 0:
-            # Last trick: 10 for it, or 100 when team 0 won every trick.
+            # Last trick: 10 for it, or 252 in all when team 0 won every trick.
             last = np.int64(0)
             if team0_wins:
-                last = points + (CAPOT_BONUS if capot_open != 0 else LAST_TRICK_BONUS)
+                last = points + (capot_bonus if capot_open != 0
+                                 else np.int64(prof[P_LAST_TRICK_BONUS]))
             hands[seat] |= np.int64(1) << card
             return last
         if team0_wins:
@@ -74,7 +79,7 @@ def value_after(hands, leader, tricks, depth, n, kind, prof, capot_open, card):
     best = np.int64(-1)
     for c in range(32):
         if (legal >> c) & 1:
-            v = value_after(hands, nl, tricks, nd, nn, kind, prof, nc, c)
+            v = value_after(hands, nl, tricks, nd, nn, kind, prof, nc, c, capot_bonus)
             # Team 0 maximises its points, team 1 minimises them.
             if best < 0 or (nseat % 2 == 0 and v > best) or (nseat % 2 == 1 and v < best):
                 best = v
@@ -83,7 +88,8 @@ def value_after(hands, leader, tricks, depth, n, kind, prof, capot_open, card):
 
 
 @NO_CACHE
-def card_values(hands, leader, trick, n, kind, prof, capot_open, out_cards, out_values):
+def card_values(hands, leader, trick, n, kind, prof, capot_open, capot_bonus, out_cards,
+                out_values):
     """Team 0's future points after each legal card of the seat to play (ascending card
     index into ``out_cards`` / ``out_values``, int64[8]); returns how many."""
     tricks = np.zeros((9, 4), dtype=np.int64)
@@ -97,6 +103,6 @@ def card_values(hands, leader, trick, n, kind, prof, capot_open, out_cards, out_
         if (legal >> card) & 1:
             out_cards[m] = card
             out_values[m] = value_after(h, leader, tricks, 0, n, kind, prof, capot_open,
-                                        card)
+                                        card, capot_bonus)
             m += 1
     return m

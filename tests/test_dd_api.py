@@ -16,16 +16,19 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import random
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from simcoinche._kernels import dd as kdd
 from simcoinche.analysis import dd
 from simcoinche.commands.cli import main
 from simcoinche.rules import reference as ref
 from simcoinche.rules.cards import format_card, parse_card, parse_hand
 from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import get_profile
 
 DATA = Path(__file__).parent / "data"
 HEARTS = 1
@@ -204,6 +207,67 @@ def test_table_is_252_to_the_team_that_takes_every_trick():
     classic = dd.table(hands, 0, "classic")
     assert list(classic) == ["S", "H", "D", "C", "SA", "TA"]
     assert dd.generales(hands, 0, "classic")["H"] == [1]
+
+
+# Team 0 (seats 0 and 2) holds every ace, ten, king and queen; seat 0 leads (dealer 3).
+HONOURS_TO_TEAM_0 = ["AS TS KS QS AH TH KH QH", "7S 8S 9S JS 7H 8H 9H JH",
+                     "AD TD KD QD AC TC KC QC", "7D 8D 9D JD 7C 8C 9C JC"]
+
+
+@pytest.mark.parametrize("profile", ["classic", "stephanoise", "strict"])
+def test_a_sans_atout_capot_is_252_whatever_the_card_points_of_the_kind(profile):
+    """'252 to a team that wins every trick' (RULES.md, double-dummy values, every
+    profile): team 0 takes every trick at sans-atout. Stephanoise's and strict's
+    sans-atout cards are worth 120 (classic's 152), so the capot's last trick brings
+    team 0 to 252 there too, and team 1 has 0 (not 220 and -58)."""
+    assert dd.table(HONOURS_TO_TEAM_0, 3, profile)["SA"] == (252, 0)
+
+
+# A strict deal whose tout-atout value passes 252: team 0 could take every trick (252),
+# but takes 254 (258 = 248 card points + 10 in all) by leaving team 1 a trick of 4.
+ABOVE_252_AT_STRICT_TA = ["TS JH KH 8D 9D 9C TC JC", "7S AS 8H QH 7D 8C QC AC",
+                          "8S 9S JS TD JD QD KD 7C", "QS KS 7H 9H TH AH AD KC"]
+
+
+def test_strict_tout_atout_values_run_to_258_without_a_capot():
+    """Strict's tout-atout scores every card as a trump (248 card points, 258 with the
+    last trick): a team's points without a capot can pass the capot's 252, and the two
+    teams' points then add up to 258."""
+    assert dd.table(ABOVE_252_AT_STRICT_TA, 1, "strict")["TA"] == (254, 4)
+    # Team 0 could have taken every trick instead.
+    prof = get_profile("strict").packed
+    S = kdd.new_scratch()
+    kdd.begin_solve(S, np.array(dd.parse_deal(ABOVE_252_AT_STRICT_TA), np.int64), 5, prof)
+    assert kdd.sweep_possible(S, 5, prof, 2, np.zeros(4, np.int64), 0, 0, 0) == 1
+
+
+def _dd_total(kind: str, profile: str) -> int:
+    k = ["S", "H", "D", "C", "SA", "TA"].index(kind)
+    return sum(ref.card_points(c, k, profile) for c in range(32)) + 10
+
+
+@pytest.mark.parametrize("profile", ["stephanoise", "strict"])
+def test_without_a_capot_both_teams_share_the_kinds_card_points_plus_the_last_trick(
+        profile):
+    """Random deals: per kind, both teams' DD points add up to the kind's card points
+    plus the last trick (162 at a suit, 130 at a sans-atout of 120, 258 at strict's
+    tout-atout) unless one team wins every trick (252 and 0). Team 1's value equals its
+    own solve, the seats turned by one, where a capot is worth the most a team can take
+    (every kind but strict's tout-atout, where team 1's own solve may prefer 258 to a
+    capot)."""
+    rng = random.Random(f"dd-totals-{profile}")
+    for _ in range(5):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[8 * s:8 * s + 8]) for s in range(4)]
+        dealer = rng.randrange(4)
+        tab = dd.table(hands, dealer, profile)
+        turned = dd.table(hands[1:] + hands[:1], (dealer - 1) % 4, profile)
+        for kind, (t0, t1) in tab.items():
+            total = _dd_total(kind, profile)
+            assert t0 + t1 == total or {t0, t1} == {0, 252}, (kind, t0, t1)
+            if total <= 252:
+                assert t1 == turned[kind].team0, (kind, hands, dealer)
 
 
 def test_generale_needs_the_bidder_alone_to_take_all_eight_tricks():

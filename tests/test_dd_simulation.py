@@ -165,11 +165,55 @@ def test_dd_capot_and_generale_of_team_1_from_team_0_value():
     nv = len(prof.bid_values)
     levels = np.array([[0], [nv], [nv + 1]], np.int64)
     for taker, generale in ((1, 1), (3, 0)):
-        points, total, made = _outcomes(hands, np.array([3]), np.array([taker]),
-                                        np.array([0]), c0, levels, prof.packed)
+        points, swept, total, made = _outcomes(hands, np.array([3]), np.array([taker]),
+                                               np.array([0]), c0, levels, prof.packed)
         assert points[0].tolist() == [0, prof.capot_card_points]
+        assert swept[0].tolist() == [0, 1]
         assert made[:, 0].tolist() == [1, 1, generale]
         assert total[0] == prof.capot_card_points + 20  # belote: K and Q of spades
+
+
+# Team 0 (seats 0 and 2) holds every ace, ten, king and queen; seat 0 leads (dealer 3).
+HONOURS_TO_TEAM_0 = ["AS TS KS QS AH TH KH QH", "7S 8S 9S JS 7H 8H 9H JH",
+                     "AD TD KD QD AC TC KC QC", "7D 8D 9D JD 7C 8C 9C JC"]
+
+
+def _strict_outcomes(c0: int, kind: int, taker: int):
+    prof = get_profile("strict")
+    hands = np.array([[parse_hand(h) for h in HONOURS_TO_TEAM_0]], np.uint32)
+    levels = np.array([[0], [len(prof.bid_values)]], np.int64)  # 80 and capot
+    return _outcomes(hands, np.array([3]), np.array([taker]), np.array([kind]),
+                     np.array([c0], np.int16), levels, prof.packed)
+
+
+def test_dd_outcomes_count_strict_sans_atout_points_out_of_130_and_its_capot_as_250():
+    """Strict's sans-atout cards are worth 120: without a capot both teams' DD points
+    add up to 130; team 0's capot (252 under DD) counts as strict counts a capot ("the
+    capot team's cards count 250") and makes a capot bid, for either team's contract."""
+    prof = get_profile("strict")
+    hands = np.array([parse_hand(h) for h in HONOURS_TO_TEAM_0], np.uint32)
+    c0 = _solve(hands, 3, 4, "strict")
+    assert c0 == 252
+    for taker, made in ((0, [1, 1]), (1, [0, 0])):
+        points, swept, _, made_dd = _strict_outcomes(c0, 4, taker)
+        assert points[0].tolist() == [prof.capot_card_points, 0]
+        assert swept[0].tolist() == [1, 0]
+        assert made_dd[:, 0].tolist() == made
+    points, swept, _, _ = _strict_outcomes(90, 4, 0)
+    assert points[0].tolist() == [90, 40] and swept[0].tolist() == [0, 0]
+
+
+def test_at_strict_tout_atout_252_is_a_capot_only_when_team_0_can_take_every_trick():
+    """Strict's tout-atout: 258 points without a capot, so a team-0 value of 252 can also
+    be one without a capot. On a deal where team 0 cannot take every trick (its DD
+    value here is 94), a value of 252 is read as 252 of 258: team 1 has 6, nobody
+    sweeps. At sans-atout, where team 0 can sweep, 252 is its capot."""
+    hands = np.array([parse_hand(h) for h in HONOURS_TO_TEAM_0], np.uint32)
+    assert _solve(hands, 3, 5, "strict") == 94
+    points, swept, _, _ = _strict_outcomes(252, 5, 0)
+    assert points[0].tolist() == [252, 6] and swept[0].tolist() == [0, 0]
+    points, swept, _, _ = _strict_outcomes(252, 4, 0)
+    assert swept[0].tolist() == [1, 0]
 
 
 def test_report_shows_dd_against_heuristic_made_rates(dd_file, tmp_path):

@@ -87,7 +87,8 @@ def _oracle_cards(hands, leader, trick, kind, profile, capot_open) -> dict[int, 
     tr = np.zeros(4, np.int64)
     tr[:len(trick)] = trick
     k = ex.card_values(np.array([_mask(h) for h in hands], np.int64), leader, tr,
-                       len(trick), kind, profile.packed, int(capot_open), cards, values)
+                       len(trick), kind, profile.packed, int(capot_open),
+                       rdd.last_trick_bonus(kind, profile, capot=True), cards, values)
     return {int(cards[j]): int(values[j]) for j in range(k)}
 
 
@@ -184,11 +185,14 @@ def test_federal_may_discard_instead_of_undertrumping_classic_must_not(scratch):
 
 
 def test_stephanoise_and_sans_atout_tables_are_used(scratch):
-    """Sans-atout (stephanoise: plain order and plain points in every suit): two aces and
-    the capot's 100 to team 0 when it leads them; tout-atout in classic uses its own table
-    (J 14, A 6) and the trump order in every suit."""
+    """Sans-atout (stephanoise: plain order and plain points in every suit, 120 card
+    points): two aces to team 0 when it leads them, and on its capot the last trick
+    brings its points to 252 (132, not 100: "252 to a team that wins every trick");
+    tout-atout in classic uses its own table (J 14, A 6) and the trump order in every
+    suit."""
     spec = ["AS AH", "7S 7H", "8S 8H", "9S 9H"]
-    assert _value(scratch, spec, 0, 4, STEPHANOISE, capot_open=True) == 11 + 11 + 100
+    assert _value(scratch, spec, 0, 4, STEPHANOISE, capot_open=True) == 11 + 11 + 132
+    assert _value(scratch, spec, 0, 4, STEPHANOISE, capot_open=False) == 11 + 11 + 10
     jacks = ["JS JH", "7S 7H", "8S 8H", "AS AH"]
     assert _value(scratch, jacks, 0, 5, CLASSIC) == 14 + 6 + 14 + 6 + 10
 

@@ -55,18 +55,22 @@ from numba import njit, prange, types
 from numba.extending import intrinsic
 
 from simcoinche._kernels.dd_scratch import (
+    DD_CAPOT,
     MAX_PLY,
     TT_LOG2,
     W_ABOVE_EQ,
+    W_CAPOT,
     W_CARD_CLASS,
     W_CHILD,
     W_CLASS_MARK,
+    W_DD_TOTAL,
     W_EQ_CARDS,
     W_HANDS,
     W_KILLER,
     W_MODE,
     W_MOVES,
     W_NODES,
+    W_OPEN,
     W_POINTS,
     W_REP_VALUES,
     W_REPS,
@@ -80,7 +84,7 @@ from simcoinche._kernels.dd_scratch import (
     Scratch,
     new_scratch,
 )
-from simcoinche._kernels.layout import PROFILE_LEN
+from simcoinche._kernels.layout import P_LAST_TRICK_BONUS, PROFILE_LEN
 from simcoinche._kernels.play import WIN_KEY, card_points, legal_mask_win
 from simcoinche._kernels.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
 
@@ -98,9 +102,6 @@ _STAMP_MAX = (1 << 24) - 1
 _BIAS = 512
 
 _NO_CARD = -1
-# The most points a team can take without winning every trick (152 card points + 10 for
-# the last trick); 252 on a capot.
-_NO_CAPOT_MAX = 162
 INF = 10_000
 
 # Search modes: team 0's points; whether a team (capot) or a seat (générale) can win
@@ -220,6 +221,17 @@ def begin_solve(S, hands, trump, prof):
             else:
                 W[W_ABOVE_EQ + c] = -1
     W[W_EQ_CARDS] = eq
+    # RULES.md: the last trick adds its 10 ("dix de der"), and a team that wins every
+    # trick has 252 in all, so its last trick then adds 252 minus the card points (100 at
+    # 152, 132 at a sans-atout of 120, 4 at a tout-atout of 248). Without a capot the
+    # teams' points add up to the card points plus the last trick.
+    cards = 0
+    for c in range(32):
+        cards += W[W_POINTS + c]
+    der = W[P_LAST_TRICK_BONUS]
+    W[W_CAPOT] = DD_CAPOT - cards
+    W[W_OPEN] = max(DD_CAPOT - cards, der)
+    W[W_DD_TOTAL] = cards + der
     # Points of each set of trumps, given as a byte in strength order (BY_STRENGTH).
     if trump < 4:
         W[W_TRUMP_PTS] = 0
@@ -514,7 +526,8 @@ def _sure_bounds(W, trump, seat, rem, rem_pts, capot_open, ruff):
             who1 = True
         else:
             sure0 += cash
-    return sure0, rem_pts - sure1 + (100 if capot_open and not who1 else 10)
+    return sure0, rem_pts - sure1 + (W[W_OPEN] if capot_open and not who1
+                                     else W[P_LAST_TRICK_BONUS])
 
 
 @njit(cache=True, inline="always")
@@ -532,10 +545,10 @@ def _last_trick(W, trump, mode, target, leader, capot_open):
             win = c
             ws = seat
     if mode == MODE_POINTS:
-        # 10 for the last trick ("dix de der"), 100 if team 0 took every trick.
+        # 10 for the last trick ("dix de der"); 252 in all if team 0 took every trick.
         if (ws & 1) != 0:
             return 0
-        return pts + (100 if capot_open else 10)
+        return pts + (W[W_CAPOT] if capot_open else W[P_LAST_TRICK_BONUS])
     if mode == MODE_SEAT_SWEEP:
         return 1 if ws == target else 0
     return 1 if (ws & 1) == (target & 1) else 0
@@ -637,9 +650,10 @@ def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
                     if mode == MODE_POINTS:
                         v = pts7 if (ws7 & 1) == 0 else 0
                         if (ws8 & 1) == 0:
-                            # 10 for the last trick, 100 if team 0 took every trick.
+                            # 10 for the last trick; 252 in all if team 0 took every
+                            # trick.
                             both = capot_open and (ws7 & 1) == 0
-                            v += pts8 + (100 if both else 10)
+                            v += pts8 + (W[W_CAPOT] if both else W[P_LAST_TRICK_BONUS])
                     else:
                         v = 1 if (_took(mode, target, ws7) and _took(mode, target, ws8)) else 0
                     best3, a3, b3 = _improve(max1, v, best3, a3, b3)
@@ -665,7 +679,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
         restored in place).
         ``W[W_TRUMP]`` the contract kind 0..5, ``W[W_MODE]`` and ``W[W_TARGET]`` what is
         searched: ``MODE_POINTS``, team 0's future card points (trick in progress
-        included, last-trick 10 or the capot's 100 included), team 0 maximising;
+        included, last-trick 10 or a capot's bonus included), team 0 maximising;
         ``MODE_TEAM_SWEEP`` / ``MODE_SEAT_SWEEP``, 1 if ``target``'s team / the seat
         ``target`` itself takes every trick left (the one in progress included), else 0,
         ``target``'s team maximising.
@@ -696,8 +710,9 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
     zero = np.int64(0)  # (a typed zero: literal arguments would compile other versions)
     if mode == MODE_POINTS:
         # Bounds from the points still in play: at most everything left plus the last
-        # trick (the capot's 100 while a capot is possible); at least nothing.
-        upper = trick_pts + rem_pts + (100 if capot_open else 10)
+        # trick (or the capot's bonus, if larger, while a capot is possible); at least
+        # nothing.
+        upper = trick_pts + rem_pts + (W[W_OPEN] if capot_open else W[P_LAST_TRICK_BONUS])
     else:
         upper = 1
     if upper <= alpha:
@@ -817,10 +832,11 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             v = _search(W, (seat + 1) & 3, nled, nwin, nws, tp, trick_cards | bit,
                         capot_open, nrem, rem_pts - p, a, b)
         elif nrem == 0:
-            # The last trick is complete: 10 for it, 100 if team 0 took every trick; a
-            # sweep succeeds if the sweeper took it.
+            # The last trick is complete: 10 for it, 252 in all if team 0 took every
+            # trick; a sweep succeeds if the sweeper took it.
             if mode == MODE_POINTS:
-                v = (tp + (100 if capot_open else 10)) if (nws & 1) == 0 else 0
+                v = (tp + (W[W_CAPOT] if capot_open else W[P_LAST_TRICK_BONUS])
+                     if (nws & 1) == 0 else 0)
             elif mode == MODE_SEAT_SWEEP:
                 v = 1 if nws == target else 0
             else:
@@ -937,12 +953,14 @@ def search_window(S, trump, prof, leader, trick, n, capot_open, alpha, beta):
 
 
 @njit(cache=True, inline="always")
-def _midpoint(lower, upper):
-    """The next probe in ``(lower, upper]``: the middle, but never beyond 163 while a
-    smaller value is still possible (a team's points are at most 152 + 10 unless it
-    takes every trick: 163..251 never occur, so a probe there only asks "capot?")."""
-    if lower < _NO_CAPOT_MAX < upper:
-        return (lower + _NO_CAPOT_MAX + 2) // 2
+def _midpoint(lower, upper, no_capot_max):
+    """The next probe in ``(lower, upper]``: the middle, but never beyond
+    ``no_capot_max + 1`` while a smaller value is still possible. Without a capot a
+    team's points are at most the card points plus the last trick (162 at 152 card
+    points), so values between that and 252 never occur and a probe there only asks
+    "capot?"."""
+    if lower < no_capot_max < upper:
+        return (lower + no_capot_max + 2) // 2
     return (lower + upper + 1) // 2
 
 
@@ -954,16 +972,20 @@ def solve_value(S, trump, prof, leader, trick, n, capot_open, guess):
     bound beyond ``g``; the next probe halves the interval still possible (the first one
     at ``guess``). The table keeps the bounds of every probe for the next.
     """
+    # The values run from 0 to 252 (a capot), or to the card points plus the last trick
+    # where those exceed 252 (258 at a tout-atout of 248).
+    no_capot_max = S.work[W_DD_TOTAL]
+    top = max(DD_CAPOT, no_capot_max)
     lower = 0
-    upper = 253
-    g = min(max(guess, 1), 252)
+    upper = top + 1
+    g = min(max(guess, 1), top)
     while lower < upper:
         v = search_window(S, trump, prof, leader, trick, n, capot_open, g - 1, g)
         if v >= g:
             lower = v
         else:
             upper = v
-        g = _midpoint(lower, upper)
+        g = _midpoint(lower, upper, no_capot_max)
     return lower
 
 
@@ -975,24 +997,27 @@ def solve_near(S, trump, prof, leader, trick, n, capot_open, guess):
     value is bracketed, then halves the interval: two probes when the guess is right
     (the values of a position's cards are often equal or close).
     """
+    no_capot_max = S.work[W_DD_TOTAL]
+    top = max(DD_CAPOT, no_capot_max)
     lower = 0
-    upper = 253
-    g = min(max(guess, 1), 252)
+    upper = top + 1
+    g = min(max(guess, 1), top)
     step = 1
     while lower < upper:
         v = search_window(S, trump, prof, leader, trick, n, capot_open, g - 1, g)
         if v >= g:
             lower = v
-            g = min(lower + step, upper) if step else _midpoint(lower, upper)
+            g = min(lower + step, upper) if step else _midpoint(lower, upper, no_capot_max)
         else:
             upper = v
-            g = max(upper - step + 1, lower + 1) if step else _midpoint(lower, upper)
+            g = (max(upper - step + 1, lower + 1) if step
+                 else _midpoint(lower, upper, no_capot_max))
         if step:
             step *= 2
             if step > 8:
                 step = 0
         if g <= lower or g > upper:
-            g = _midpoint(lower, upper)
+            g = _midpoint(lower, upper, no_capot_max)
     return lower
 
 
@@ -1098,9 +1123,9 @@ def card_value(S, trump, prof, leader, trick, n, capot_open, card, guess, probe)
         g = (tp + W[W_POINTS + card]) if team0 else 0
         nl, nn, nc = nws, 0, (1 if (capot_open and team0) else 0)
         if (rem ^ (np.int64(1) << card)) == 0:
-            # The last card of the donne: 10 for the last trick, 100 on a capot.
+            # The last card of the donne: 10 for the last trick, 252 in all on a capot.
             if team0:
-                g += 100 if nc else 10
+                g += W[W_CAPOT] if nc else W[P_LAST_TRICK_BONUS]
             return g
     W[W_HANDS + seat] = hand ^ (np.int64(1) << card)
     if probe > 0:
@@ -1176,7 +1201,8 @@ def solve_many(hands, dealer, kind, prof, n_threads, out, nodes):
         Number of blocks: block ``b`` solves rows ``b, b + n_threads, …`` with its own
         scratch.
     out : int16[n]
-        Team 0's card points (0..252) per row, written in place.
+        Team 0's card points (0..252; to 258 at strict's tout-atout) per row, written in
+        place.
     nodes : int64[n]
         Nodes searched per row (for benchmarks).
 

@@ -10,7 +10,9 @@ yes/no question: can the bidder alone win all eight tricks.
 :func:`.dd.solve_many` gives team 0's value ``C0`` per deal and contract kind. Team 1's
 value follows from it (``docs`` of :mod:`.dd`): ``C0 == 252`` → ``C1 = 0``; ``C0 == 0``
 and team 1 can force every trick (:func:`.dd.sweep_possible`) → ``C1 = 252``; otherwise
-``C1 = 162 - C0``. :func:`dd_outcomes` turns those into what :func:`.scoring.score_donne`
+``C1 = D - C0``, ``D`` the kind's card points plus the last trick
+(:func:`.play.card_total`: 162 at a suit, 130 at a sans-atout of 120, 258 at strict's
+tout-atout). :func:`dd_outcomes` turns those into what :func:`.scoring.score_donne`
 — the one success test of the code base — needs: card points per team (a capot counted
 as the profile counts it, ``P_CAPOT_CARD_POINTS``), the announcements every seat declares
 and the belote (:func:`.announce.team_announcements`, :func:`.announce.belote_points`, as
@@ -29,21 +31,19 @@ from numba import njit, prange
 
 from simcoinche._kernels import layout as L
 from simcoinche._kernels.announce import belote_points, team_announcements
-from simcoinche._kernels.dd import begin_solve, new_scratch, sweep_possible
+from simcoinche._kernels.dd import DD_CAPOT, begin_solve, new_scratch, sweep_possible
 from simcoinche._kernels.donne import has_declarable
+from simcoinche._kernels.play import card_total
 from simcoinche._kernels.scoring import S_TOTAL0, SCORE_LEN, score_donne
 
 # Transposition table of the scratch used for the sweep checks (2 ** 16 slots, 1 MiB):
 # a sweep search stops at the first trick lost, so it visits few positions.
 SWEEP_TT_LOG2 = 16
-# DD card points of a team that wins every trick (RULES.md: 252 in every profile).
-DD_CAPOT = 252
-DD_TOTAL = 162
 
 
 @njit(cache=True, parallel=True)
-def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points, total,
-                made):
+def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points, swept,
+                total, made):
     """Score contracts on DD card points: each row's takers' DD points, total and success.
 
     Parameters
@@ -55,7 +55,7 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
         0..5 per row.
     c0 : int16[n]
         Team 0's DD card points of the row's deal under ``kind`` (:func:`.dd.solve_many`,
-        0..252).
+        0..252; up to 258 at strict's tout-atout).
     levels : int[m, n]
         Ladder levels to test per row (``n_values`` capot, ``n_values + 1`` générale);
         a negative level is not tested (``made`` 0).
@@ -67,6 +67,10 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
     points : int16[n, 2]
         Output: DD card points per team (team 0, team 1), a capot counted as the profile
         counts it (``P_CAPOT_CARD_POINTS``; 252 in federal).
+    swept : uint8[n, 2]
+        Output: 1 when that team wins every trick under DD play (its capot). Not read
+        off ``points``: at strict's tout-atout a value without a capot can equal the
+        capot's card points.
     total : int32[n]
         Output: the takers' total ``T_t`` (DD card points + announcements after the
         capot transfer + belote) for ``levels[0]`` (any non-générale level gives the same).
@@ -95,29 +99,40 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
             t = taker[j] & 1
             leader = (dealer[j] + 1) & 3
             v0 = np.int64(c0[j])
+            # Both teams' points without a capot: the card points plus the last trick.
+            dd_total = card_total(k, prof) + prof[L.P_LAST_TRICK_BONUS]
             loaded = False
-            # Team 1's value from team 0's: a team 0 capot leaves team 1 nothing; with
-            # C0 == 0 team 1 has the capot exactly when it can force every trick.
-            if v0 == DD_CAPOT:
-                v1 = np.int64(0)
-            elif v0 == 0:
+            # 252 is team 0's capot. At strict's tout-atout (258 in all) it can also be
+            # a value without one: there it is a capot when team 0 can force every trick.
+            capot0 = v0 == DD_CAPOT
+            if capot0 and dd_total > DD_CAPOT:
                 begin_solve(S, h, k, prof)
                 loaded = True
-                if sweep_possible(S, k, prof, leader, trick, 0, 1, 0) == 1:
-                    v1 = np.int64(DD_CAPOT)
-                else:
-                    v1 = np.int64(DD_TOTAL)
+                capot0 = sweep_possible(S, k, prof, leader, trick, 0, 0, 0) == 1
+            # Team 1's value from team 0's: a team 0 capot leaves team 1 nothing; with
+            # C0 == 0 team 1 has the capot exactly when it can force every trick.
+            capot1 = False
+            if capot0:
+                v1 = np.int64(0)
+            elif v0 == 0:
+                if not loaded:
+                    begin_solve(S, h, k, prof)
+                    loaded = True
+                capot1 = sweep_possible(S, k, prof, leader, trick, 0, 1, 0) == 1
+                v1 = np.int64(DD_CAPOT) if capot1 else np.int64(dd_total)
             else:
-                v1 = DD_TOTAL - v0
+                v1 = dd_total - v0
             # "All 8 tricks" is what the success test reads of the tricks (capot).
-            tricks[0] = 8 if v0 == DD_CAPOT else 0
-            tricks[1] = 8 if v1 == DD_CAPOT else 0
+            tricks[0] = 8 if capot0 else 0
+            tricks[1] = 8 if capot1 else 0
             if tricks[0] == 0 and tricks[1] == 0:
                 # Neither team sweeps: each wins at least one trick.
                 tricks[0] = 4
                 tricks[1] = 4
-            cpts[0] = prof[L.P_CAPOT_CARD_POINTS] if v0 == DD_CAPOT else v0
-            cpts[1] = prof[L.P_CAPOT_CARD_POINTS] if v1 == DD_CAPOT else v1
+            cpts[0] = prof[L.P_CAPOT_CARD_POINTS] if capot0 else v0
+            cpts[1] = prof[L.P_CAPOT_CARD_POINTS] if capot1 else v1
+            swept[j, 0] = 1 if capot0 else 0
+            swept[j, 1] = 1 if capot1 else 0
             points[j, 0] = cpts[0]
             points[j, 1] = cpts[1]
             # Announcements: every seat declares, as in a simulated donne.

@@ -16,6 +16,10 @@ from numba import njit
 
 from simcoinche._kernels.layout import PROFILE_LEN
 
+# RULES.md, "Rulings on points the sources leave open": the double-dummy value of a team
+# that wins every trick, in every profile and contract kind.
+DD_CAPOT = 252
+
 # Transposition table: 2 ** TT_LOG2 slots (buckets of two), two int64 words a slot: key,
 # data.
 TT_LOG2 = 17
@@ -36,7 +40,10 @@ W_EQ_CARDS = W_STAMP + 3          # cards that have an equal-point stronger neig
 W_TRUMP = W_STAMP + 4             # contract kind of the search
 W_MODE = W_STAMP + 5              # search mode (MODE_*)
 W_TARGET = W_STAMP + 6            # sweeping seat (sweep modes)
-W_TRUMP_PTS = W_STAMP + 7         # [256] points of a set of trumps (strength-ordered byte)
+W_CAPOT = W_STAMP + 7             # the last trick's bonus on a capot: 252 - card points
+W_OPEN = W_STAMP + 8              # the most the last trick adds while a capot is possible
+W_DD_TOTAL = W_STAMP + 9          # card points + last trick: the two teams' sum, no capot
+W_TRUMP_PTS = W_STAMP + 10        # [256] points of a set of trumps (strength-ordered byte)
 W_CHILD = W_TRUMP_PTS + 256      # [4] card_value: the trick after the card tried
 W_REPS = W_CHILD + 4              # [8] root_values: one card of each class of equal cards
 W_REP_VALUES = W_REPS + 8         # [8] root_values: the value of each class

@@ -72,12 +72,14 @@ from simcoinche._kernels.layout import (
     P_BID_VALUES,
     P_LAST_TRICK_BONUS,
     P_N_BID_VALUES,
-    P_PLAIN_POINTS,
-    P_SA_POINTS,
-    P_TA_POINTS,
-    P_TRUMP_POINTS,
 )
-from simcoinche._kernels.play import PLAIN_HIGHER, TRUMP_HIGHER, card_points, trick_winner
+from simcoinche._kernels.play import (
+    PLAIN_HIGHER,
+    TRUMP_HIGHER,
+    card_points,
+    card_total,
+    trick_winner,
+)
 from simcoinche._kernels.players import (
     ACT_BID_BASE,
     ACT_COINCHE,
@@ -332,16 +334,7 @@ def defence_eval(hand, k, params, row):
 def kind_total(kd, prof):
     """Card points of a donne at contract kind ``kd`` with the last trick (162 at a suit;
     classic TA/SA 162, stephanoise/strict SA 130, strict TA 258), from the profile."""
-    if kd < 4:
-        t = 0
-        for r in range(8):
-            t += 3 * prof[P_PLAIN_POINTS + r] + prof[P_TRUMP_POINTS + r]
-        return np.float64(t + prof[P_LAST_TRICK_BONUS])
-    off = P_SA_POINTS if kd == 4 else P_TA_POINTS
-    t = 0
-    for r in range(8):
-        t += 4 * prof[off + r]
-    return np.float64(t + prof[P_LAST_TRICK_BONUS])
+    return np.float64(card_total(kd, prof) + prof[P_LAST_TRICK_BONUS])
 
 
 @njit(cache=True, inline="always")

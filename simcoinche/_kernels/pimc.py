@@ -35,9 +35,10 @@ stream), so runs stay deterministic whatever the thread count.
 Values: each world is solved from the player's side. Seats are renumbered so that the
 player's team is the solver's team 0 (seat ``s`` becomes ``s - (seat & 1)``); a value is
 then the card points the player's team collects from the cards not yet gathered (the
-trick in progress included), with 10 for the last trick, or 100 instead when it takes
-every trick of the donne (RULES.md: "252 to a team that wins every trick"). Ties between
-cards of the same mean are broken uniformly from ``st`` (no favourite suit).
+trick in progress included), with 10 for the last trick, or instead what brings it to
+252 when it takes every trick of the donne (RULES.md: "252 to a team that wins every
+trick"). Ties between cards of the same mean are broken uniformly from ``st`` (no
+favourite suit).
 
 Scratch: :class:`.pimc_scratch.Think` (made once per block by
 :func:`.thinking.think_scratch`), so that a decision allocates nothing: the solver's table

@@ -101,6 +101,23 @@ def card_points(card, trump, prof):
     return np.int64(prof[L.P_TA_POINTS + rank])
 
 
+@njit(cache=True, inline="always")
+def card_total(trump, prof):
+    """Points of the 32 cards under contract kind ``trump``, without the last trick (152
+    at a suit and at classic's SA and TA; 120 at stephanoise's and strict's SA, 248 at
+    strict's TA), read from the packed profile."""
+    if trump < 4:
+        t = np.int64(0)
+        for r in range(8):
+            t += 3 * prof[L.P_PLAIN_POINTS + r] + prof[L.P_TRUMP_POINTS + r]
+        return t
+    off = L.P_SA_POINTS if trump == 4 else L.P_TA_POINTS
+    t = np.int64(0)
+    for r in range(8):
+        t += 4 * prof[off + r]
+    return t
+
+
 def _win_keys() -> np.ndarray:
     """Ordering key of every card in every trick: ``WIN_KEY[trump, led, card]``.
 

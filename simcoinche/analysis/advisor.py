@@ -156,7 +156,6 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
     from simcoinche._kernels.announce import belote_points, team_announcements
     from simcoinche._kernels.donne import has_declarable
     from simcoinche._kernels.layout import (
-        P_CAPOT_CARD_POINTS,
         P_N_BID_VALUES,
         PC_ANNOUNCE,
         PC_BELOTE,
@@ -189,10 +188,9 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
     levels = [0, nv + 1] if has_generale else [0]
     lv = np.ascontiguousarray(np.repeat(np.array(levels, dtype=np.int64)[:, None], m,
                                         axis=1))
-    points, _, made = _outcomes(hands, np.full(m, dealer, dtype=np.int64), taker, kind,
-                                c0, lv, prof)
-    capot = int(prof[P_CAPOT_CARD_POINTS])
-    sweep = points == capot                      # [m, 2]: that team wins all 8 tricks
+    points, sweep, _, made = _outcomes(hands, np.full(m, dealer, dtype=np.int64), taker,
+                                       kind, c0, lv, prof)
+    sweep = sweep != 0                           # [m, 2]: that team wins all 8 tricks
     team = taker & 1
     for q in range(2):
         pc[PC_CARD_POINTS + q] = points[:, q]

@@ -23,9 +23,13 @@ index 0..5 or its name ``"S" "H" "D" "C" "SA" "TA"``.
 
 Team 1's value from team 0's (one search, exact): team 0 maximises its card points
 ``C0``; team 1's card points are ``0`` when ``C0 = 252`` (team 0's capot), ``252`` when
-team 1 can force winning every trick, else ``162 - C0``. (Both teams' points are
+team 1 can force winning every trick, else ``D - C0``, ``D`` the kind's card points plus
+the last trick (:func:`~simcoinche.rules.reference_dd.dd_total`: 162 at a suit, 130 at a
+sans-atout of 120 card points, 258 at strict's tout-atout). (Both teams' points are
 decreasing functions of each other once the capot of each side is settled, so the
-minimax of ``C0`` plus one capot check gives both values.)
+minimax of ``C0`` plus one capot check gives both values.) At strict's tout-atout 252 is
+also a value without a capot (up to 258); there ``C0 = 252`` is a capot when team 0 can
+force every trick left.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from simcoinche.rules.cards import (
 )
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.rules.reference_dd import DD_CAPOT, dd_total
 from simcoinche.rules.verify import contract_object, error_object, parse_hands, validate_record
 from simcoinche.runs.arguments import check_threads
 
@@ -265,21 +270,32 @@ def parse_deal(hands: Any) -> list[int]:
 
 def _team1_from_team0(S: _dd.Scratch, hands: Sequence[int], leader: int,
                       trick: Sequence[int], kind: int, prof: Profile, c0: int,
-                      team0_won_a_trick: bool) -> int:
+                      team0_won_a_trick: bool, team1_won_a_trick: bool) -> int:
     """Team 1's final card points from team 0's final ``c0`` at a position (the module
     docstring's rule: 0 on team 0's capot, 252 when team 1 can take every trick left and
-    team 0 has none, else 162 - ``c0``). Loads the position into ``S``."""
-    if c0 == 252:
-        return 0
+    team 0 has none, else the kind's total minus ``c0``). Loads the position into
+    ``S`` when a capot must be checked."""
+    total = dd_total(kind, prof)
+    if c0 == DD_CAPOT and not team1_won_a_trick:
+        # Strict's tout-atout (258 in all): 252 without a capot too, unless team 0 can
+        # force every trick left.
+        if total <= DD_CAPOT or not any(hands) or _sweeps(S, hands, leader, trick, kind,
+                                                          prof, 0):
+            return 0
     if c0 != 0 or team0_won_a_trick:
-        return 162 - c0
+        return total - c0
     if not any(hands):
-        return 252  # every trick played, none to team 0
+        return DD_CAPOT  # every trick played, none to team 0
+    return DD_CAPOT if _sweeps(S, hands, leader, trick, kind, prof, 1) else total
+
+
+def _sweeps(S: _dd.Scratch, hands: Sequence[int], leader: int, trick: Sequence[int],
+            kind: int, prof: Profile, team: int) -> bool:
+    """Whether ``team`` can win every trick left from a position (loads it into ``S``)."""
     _dd.begin_solve(S, np.array(hands, dtype=np.int64), kind, prof.packed)
     tr = np.zeros(4, dtype=np.int64)
     tr[:len(trick)] = trick
-    swept = _dd.sweep_possible(S, kind, prof.packed, leader, tr, len(trick), 1, 0)
-    return 252 if swept else 162
+    return bool(_dd.sweep_possible(S, kind, prof.packed, leader, tr, len(trick), team, 0))
 
 
 def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
@@ -306,7 +322,9 @@ def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
     dict
         ``{"S": TeamPoints(team0, team1), "H": …, …}`` in the profile's kind order: the
         card points each team reaches under perfect play from the opening lead (252 to a
-        team that wins every trick, then 0 to the other; otherwise they add up to 162).
+        team that wins every trick, then 0 to the other; otherwise they add up to the
+        kind's card points plus the last trick: 162, or 130 at a sans-atout of 120 card
+        points, 258 at strict's tout-atout).
         ``TeamPoints`` is a named tuple, so ``table(...)["H"][0]`` is team 0's value and
         ``json.dumps`` writes ``[team0, team1]``.
     """
@@ -325,7 +343,7 @@ def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
     S = _scratch()
     leader = (dealer + 1) & 3
     return {CONTRACT_KIND_NAMES[k]: TeamPoints(
-        int(v), _team1_from_team0(S, masks, leader, (), k, prof, int(v), False))
+        int(v), _team1_from_team0(S, masks, leader, (), k, prof, int(v), False, False))
         for k, v in zip(kinds, c0, strict=True)}
 
 
@@ -420,7 +438,7 @@ def _values_here(S: _dd.Scratch, pos: _Position, kind: int, prof: Profile) -> di
                           list(pos.tricks))
         child.play(card, kind, prof)
         out[card] = _team1_from_team0(S, child.hands, child.leader, child.trick, kind, prof,
-                                      c0, child.tricks[0] > 0)
+                                      c0, child.tricks[0] > 0, child.tricks[1] > 0)
     return out
 
 

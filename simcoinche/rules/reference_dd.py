@@ -21,12 +21,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from simcoinche.rules.profiles import get_profile
 from simcoinche.rules.reference import ProfileLike, card_points, legal_cards, trick_winner
 
-# RULES.md: "+10 for the last trick (dix de der)"; a team that wins all 8 tricks has
-# 252 = 152 + 100 instead of 10.
-LAST_TRICK_BONUS = 10
-CAPOT_BONUS = 100
+# RULES.md, "Rulings on points the sources leave open": "252 to a team that wins every
+# trick", in every profile and contract kind.
+DD_CAPOT = 252
+
+
+def dd_total(trump: int, profile: ProfileLike = None) -> int:
+    """Both teams' double-dummy points together when neither wins every trick: the 32
+    cards' points under contract kind ``trump`` plus the last trick (162 at 152 card
+    points; 130 at stephanoise's and strict's sans-atout, 258 at strict's tout-atout)."""
+    return (sum(card_points(c, trump, profile) for c in range(32))
+            + get_profile(profile).last_trick_bonus)
+
+
+def last_trick_bonus(trump: int, profile: ProfileLike = None, capot: bool = False) -> int:
+    """What the last trick adds to its team's card points: 10 ("dix de der"), or, when
+    the same team won every trick, what brings its points to 252 (100 at 152 card
+    points)."""
+    prof = get_profile(profile)
+    if capot:
+        return DD_CAPOT - (dd_total(trump, prof) - prof.last_trick_bonus)
+    return prof.last_trick_bonus
 
 
 def dd_value(hands: Sequence[set[int]], leader: int, trick: Sequence[int], trump: int,
@@ -70,10 +88,10 @@ def value_after(hands: Sequence[set[int]], leader: int, trick: Sequence[int], tr
     points = sum(card_points(c, trump, profile) for c in played)
     team0_wins = winner % 2 == 0
     if not any(after):
-        # Last trick: 10 for it, or 100 when the same team won every trick.
+        # Last trick: 10 for it, or 252 in all when the same team won every trick.
         if not team0_wins:
             return 0
-        return points + (CAPOT_BONUS if capot_open else LAST_TRICK_BONUS)
+        return points + last_trick_bonus(trump, profile, capot_open)
     gained = points if team0_wins else 0
     return gained + dd_value(after, winner, [], trump, profile, capot_open and team0_wins)
 

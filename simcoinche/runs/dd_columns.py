@@ -111,13 +111,14 @@ def solve_kinds(hands: np.ndarray, dealer: np.ndarray, kinds: Sequence[int],
 
 def _outcomes(hands: np.ndarray, dealer: np.ndarray, taker: np.ndarray, kind: np.ndarray,
               c0: np.ndarray, levels: np.ndarray, prof: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`simcoinche._kernels.dd_batch.dd_outcomes` on arrays: (points int16[n, 2],
-    total int32[n], made uint8[m, n])."""
+    swept uint8[n, 2], total int32[n], made uint8[m, n])."""
     from simcoinche._kernels.dd_batch import dd_outcomes
 
     n = hands.shape[0]
     points = np.zeros((n, 2), dtype=np.int16)
+    swept = np.zeros((n, 2), dtype=np.uint8)
     total = np.zeros(n, dtype=np.int32)
     made = np.zeros((levels.shape[0], n), dtype=np.uint8)
     if n:
@@ -127,8 +128,8 @@ def _outcomes(hands: np.ndarray, dealer: np.ndarray, taker: np.ndarray, kind: np
                     np.ascontiguousarray(kind, dtype=np.int64),
                     np.ascontiguousarray(c0, dtype=np.int16),
                     np.ascontiguousarray(levels, dtype=np.int64), prof,
-                    numba.get_num_threads(), points, total, made)
-    return points, total, made
+                    numba.get_num_threads(), points, swept, total, made)
+    return points, swept, total, made
 
 
 def dd_view(df: pd.DataFrame, profile: str | Profile | None = None) -> pd.DataFrame:
@@ -183,7 +184,7 @@ def dd_view(df: pd.DataFrame, profile: str | Profile | None = None) -> pd.DataFr
     idx = np.flatnonzero(played)
     hands = df[_HANDS].to_numpy(dtype=np.uint32)[idx]
     levels = df["bid_level"].to_numpy(dtype=np.int64)[idx][None, :]
-    points, _, made = _outcomes(hands, df["dealer"].to_numpy(dtype=np.int64)[idx],
+    points, _, _, made = _outcomes(hands, df["dealer"].to_numpy(dtype=np.int64)[idx],
                                 taker[idx], kind[idx], c0[idx], levels, prof.packed)
     team = taker[idx] & 1
     takers = np.where(team == 0, points[:, 0], points[:, 1]).astype(np.int64)
@@ -225,22 +226,14 @@ def dd_levels(hands: np.ndarray, dealer: int, seat: int, kind: int, levels: np.n
     totals : int32[n]
         The takers' total ``T_t`` per deal (DD card points + announcements + belote).
     all_tricks : int
-        Deals in which the takers' team can force every trick.
+        Deals in which the takers' team wins every trick under DD play (its capot).
     """
     n = hands.shape[0]
     c0 = np.zeros((6, n), dtype=np.int16)
     solve_kinds(hands, np.full(n, dealer, dtype=np.int64), [kind], prof, c0, progress)
     lv = np.ascontiguousarray(np.repeat(np.asarray(levels, dtype=np.int64)[:, None], n,
                                         axis=1))
-    points, total, made = _outcomes(hands, np.full(n, dealer), np.full(n, seat),
-                                    np.full(n, kind), c0[kind], lv, prof)
-    capot = int(_capot_points(prof))
-    all_tricks = int((points[:, seat & 1] == capot).sum())
+    _, swept, total, made = _outcomes(hands, np.full(n, dealer), np.full(n, seat),
+                                      np.full(n, kind), c0[kind], lv, prof)
+    all_tricks = int(swept[:, seat & 1].sum())
     return made.sum(axis=1, dtype=np.int64), total, all_tricks
-
-
-def _capot_points(prof: np.ndarray) -> int:
-    """Card points of a capot in the packed profile (``P_CAPOT_CARD_POINTS``)."""
-    from simcoinche._kernels.layout import P_CAPOT_CARD_POINTS
-
-    return int(prof[P_CAPOT_CARD_POINTS])

@@ -57,8 +57,9 @@ def _c(name: str, typ: pa.DataType, source: int, text: str, record: bool = False
 def _dd(kind: int) -> Column:
     name = CONTRACT_KIND_NAMES[kind]
     where = "" if kind < 4 else " (profiles with " + name + " contracts)"
+    span = "0..252" if kind < 5 else "0..252; to 258 at strict's TA"
     return Column(f"dd_{name}", pa.int16(), -1,
-                  f"with --dd{where}: team 0's double-dummy card points (0..252) at {name}, "
+                  f"with --dd{where}: team 0's double-dummy card points ({span}) at {name}, "
                   "opening lead by seat dealer+1", dd_kind=kind)
 
 
