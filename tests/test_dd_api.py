@@ -26,6 +26,7 @@ from simcoinche._kernels import dd as kdd
 from simcoinche.analysis import dd
 from simcoinche.commands.cli import main
 from simcoinche.rules import reference as ref
+from simcoinche.rules import reference_dd as rdd
 from simcoinche.rules.cards import format_card, parse_card, parse_hand
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import get_profile
@@ -231,14 +232,42 @@ ABOVE_252_AT_STRICT_TA = ["TS JH KH 8D 9D 9C TC JC", "7S AS 8H QH 7D 8C QC AC",
 
 def test_strict_tout_atout_values_run_to_258_without_a_capot():
     """Strict's tout-atout scores every card as a trump (248 card points, 258 with the
-    last trick): a team's points without a capot can pass the capot's 252, and the two
-    teams' points then add up to 258."""
-    assert dd.table(ABOVE_252_AT_STRICT_TA, 1, "strict")["TA"] == (254, 4)
-    # Team 0 could have taken every trick instead.
+    last trick): a team's points without a capot can pass the capot's 252. Each team's
+    value is its own solve: team 0 takes 254 by leaving team 1 a trick of 4, and holds
+    team 1 to 0 by taking every trick, which it can force."""
+    assert dd.table(ABOVE_252_AT_STRICT_TA, 1, "strict")["TA"] == (254, 0)
+    # Team 0 can take every trick.
     prof = get_profile("strict").packed
     S = kdd.new_scratch()
     kdd.begin_solve(S, np.array(dd.parse_deal(ABOVE_252_AT_STRICT_TA), np.int64), 5, prof)
     assert kdd.sweep_possible(S, 5, prof, 2, np.zeros(4, np.int64), 0, 0, 0) == 1
+
+
+# Strict's tout-atout, seat 0 leads trick 7 after taking tricks 1-6 (see skeleton): team
+# 0 holds everything but the ending's 40 points, 218 of its 258.
+#   seat 0: 7C TC   seat 1: QC KC   seat 2: JS QS   seat 3: 8S 8D
+# Seat 0 leads 7C; seat 1 must go higher. On QC nobody else has a club: team 1 takes
+# trick 7 with QC and team 0's cheaper discard QS (3 + 3 = 6), TC then beats KC. Team 0
+# ends with 252 without a capot, and team 1 with 6. On KC (4) team 1 has 7.
+ENDING_STRICT_TA = ["7C TC", "QC KC", "JS QS", "8S 8D"]
+
+
+def test_card_values_of_team_1_at_strict_tout_atout_are_its_own_perfect_play():
+    """Strict's tout-atout shares 258 points without a capot, so team 0's 252 is not
+    always its capot and team 1's points do not follow from team 0's: at seat 1, each
+    card's value is team 1's own perfect play (the readable minimax with the seats
+    turned by one), 6 and 7, and team 0's 252 after QC leaves team 1 those 6."""
+    hands, play = skeleton(ENDING_STRICT_TA, 0)
+    play = [*play, "7C"]
+    got = dd.card_values(hands, 3, "TA", play, "strict")
+    assert got == {"QC": 6, "KC": 7}
+    ending = [{parse_card(c) for c in h.split()} for h in ENDING_STRICT_TA]
+    ending[0].discard(parse_card("7C"))
+    turned = ending[1:] + ending[:1]
+    assert got == {c: rdd.value_after(turned, 3, [parse_card("7C")], 5, parse_card(c),
+                                      "strict", capot_open=False) for c in got}
+    assert dd.card_values(hands, 3, "TA", [*play, "QC"], "strict") == {"JS": 235,
+                                                                     "QS": 252}
 
 
 def _dd_total(kind: str, profile: str) -> int:
@@ -250,11 +279,10 @@ def _dd_total(kind: str, profile: str) -> int:
 def test_without_a_capot_both_teams_share_the_kinds_card_points_plus_the_last_trick(
         profile):
     """Random deals: per kind, both teams' DD points add up to the kind's card points
-    plus the last trick (162 at a suit, 130 at a sans-atout of 120, 258 at strict's
-    tout-atout) unless one team wins every trick (252 and 0). Team 1's value equals its
-    own solve, the seats turned by one, where a capot is worth the most a team can take
-    (every kind but strict's tout-atout, where team 1's own solve may prefer 258 to a
-    capot)."""
+    plus the last trick (162 at a suit, 130 at a sans-atout of 120) unless one team wins
+    every trick (252 and 0), and team 1's value equals its own solve, the seats turned
+    by one. At strict's tout-atout (258 without a capot, more than a capot's 252) each
+    team's value is its own solve, and they add up to at most 258."""
     rng = random.Random(f"dd-totals-{profile}")
     for _ in range(5):
         deck = list(range(32))
@@ -265,9 +293,11 @@ def test_without_a_capot_both_teams_share_the_kinds_card_points_plus_the_last_tr
         turned = dd.table(hands[1:] + hands[:1], (dealer - 1) % 4, profile)
         for kind, (t0, t1) in tab.items():
             total = _dd_total(kind, profile)
-            assert t0 + t1 == total or {t0, t1} == {0, 252}, (kind, t0, t1)
+            assert t1 == turned[kind].team0, (kind, hands, dealer)
             if total <= 252:
-                assert t1 == turned[kind].team0, (kind, hands, dealer)
+                assert t0 + t1 == total or {t0, t1} == {0, 252}, (kind, t0, t1)
+            else:
+                assert t0 + t1 <= total, (kind, t0, t1)
 
 
 def test_generale_needs_the_bidder_alone_to_take_all_eight_tricks():

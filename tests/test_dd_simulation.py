@@ -203,17 +203,41 @@ def test_dd_outcomes_count_strict_sans_atout_points_out_of_130_and_its_capot_as_
     assert points[0].tolist() == [90, 40] and swept[0].tolist() == [0, 0]
 
 
-def test_at_strict_tout_atout_252_is_a_capot_only_when_team_0_can_take_every_trick():
-    """Strict's tout-atout: 258 points without a capot, so a team-0 value of 252 can also
-    be one without a capot. On a deal where team 0 cannot take every trick (its DD
-    value here is 94), a value of 252 is read as 252 of 258: team 1 has 6, nobody
-    sweeps. At sans-atout, where team 0 can sweep, 252 is its capot."""
-    hands = np.array([parse_hand(h) for h in HONOURS_TO_TEAM_0], np.uint32)
-    assert _solve(hands, 3, 5, "strict") == 94
+# A strict deal whose tout-atout value passes 252 (dealer 1): team 0 could take every
+# trick (252), but takes 254 (258 in all) by leaving team 1 a trick of 4.
+ABOVE_252_AT_STRICT_TA = ["TS JH KH 8D 9D 9C TC JC", "7S AS 8H QH 7D 8C QC AC",
+                          "8S 9S JS TD JD QD KD 7C", "QS KS 7H 9H TH AH AD KC"]
+
+
+def test_at_strict_tout_atout_each_team_has_its_own_solve_and_bids_capot_by_its_tricks():
+    """Strict's tout-atout shares 258 points without a capot, more than a capot's 252, so
+    team 1's points are its own solve (seats turned), not 258 minus team 0's; 252 is a
+    capot only for a team that can force every trick. A capot bid is made by its tricks
+    (RULES.md): team 0 can force all eight, so its capot is made although its points are
+    254 without one; no seat alone can (no générale)."""
+    prof = get_profile("strict")
+    nv = len(prof.bid_values)
+    honours = np.array([parse_hand(h) for h in HONOURS_TO_TEAM_0], np.uint32)
+    assert _solve(honours, 3, 5, "strict") == 94
+    own1 = _team_value(honours, 3, 5, 1, "strict")
+    points, swept, _, _ = _strict_outcomes(94, 5, 0)
+    assert points[0].tolist() == [94, own1] and swept[0].tolist() == [0, 0]
+    # A value of 252 from a team that cannot force every trick is not its capot.
     points, swept, _, _ = _strict_outcomes(252, 5, 0)
-    assert points[0].tolist() == [252, 6] and swept[0].tolist() == [0, 0]
-    points, swept, _, _ = _strict_outcomes(252, 4, 0)
-    assert swept[0].tolist() == [1, 0]
+    assert points[0].tolist() == [252, own1] and swept[0].tolist() == [0, 0]
+    hands = np.array([[parse_hand(h) for h in ABOVE_252_AT_STRICT_TA]], np.uint32)
+    c0 = _solve(hands[0], 1, 5, "strict")
+    assert c0 == 254 and _team_value(hands[0], 1, 5, 1, "strict") == 0
+    levels = np.array([[0], [nv], [nv + 1]], np.int64)  # 80, capot, générale
+    for taker in (0, 2):
+        points, swept, _, made = _outcomes(hands, np.array([1]), np.array([taker]),
+                                           np.array([5]), np.array([c0], np.int16), levels,
+                                           prof.packed)
+        assert points[0].tolist() == [254, 0] and swept[0].tolist() == [0, 0]
+        assert made[:, 0].tolist() == [1, 1, 0]
+    points, swept, _, made = _outcomes(hands, np.array([1]), np.array([1]), np.array([5]),
+                                       np.array([c0], np.int16), levels, prof.packed)
+    assert made[:, 0].tolist() == [0, 0, 0]
 
 
 def test_report_shows_dd_against_heuristic_made_rates(dd_file, tmp_path):

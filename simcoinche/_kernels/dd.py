@@ -41,8 +41,8 @@ Search (all numbers measured in ``benchmarks/dd.py``):
   positions each of its cards leads to;
 - the last two tricks by plain minimax (at most 16 lines), the last one directly;
 - exact values by null-window probes ("can team 0 reach T?") that halve the interval of
-  possible values (163..251 never occur), the table's bounds kept from one probe to the
-  next.
+  possible values (163..251 never occur where the cards are worth 152), the table's
+  bounds kept from one probe to the next.
 
 No allocation per node: the scratch (:func:`new_scratch`) is made once per thread.
 """

@@ -31,7 +31,13 @@ from numba import njit, prange
 
 from simcoinche._kernels import layout as L
 from simcoinche._kernels.announce import belote_points, team_announcements
-from simcoinche._kernels.dd import DD_CAPOT, begin_solve, new_scratch, sweep_possible
+from simcoinche._kernels.dd import (
+    DD_CAPOT,
+    begin_solve,
+    new_scratch,
+    solve_deal,
+    sweep_possible,
+)
 from simcoinche._kernels.donne import has_declarable
 from simcoinche._kernels.play import card_total
 from simcoinche._kernels.scoring import S_TOTAL0, SCORE_LEN, score_donne
@@ -91,6 +97,9 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
         tricks = np.zeros(2, dtype=np.int32)
         score = np.zeros(SCORE_LEN, dtype=np.int32)
         trick = np.zeros(4, dtype=np.int64)
+        turned = np.zeros(4, dtype=np.uint32)
+        capot_pts = np.zeros(2, dtype=np.int32)
+        capot_tricks = np.zeros(2, dtype=np.int32)
         for j in range(b, n, n_blocks):
             total[j] = 0
             for s in range(4):
@@ -102,26 +111,35 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
             # Both teams' points without a capot: the card points plus the last trick.
             dd_total = card_total(k, prof) + prof[L.P_LAST_TRICK_BONUS]
             loaded = False
-            # 252 is team 0's capot. At strict's tout-atout (258 in all) it can also be
-            # a value without one: there it is a capot when team 0 can force every trick.
-            capot0 = v0 == DD_CAPOT
-            if capot0 and dd_total > DD_CAPOT:
-                begin_solve(S, h, k, prof)
-                loaded = True
-                capot0 = sweep_possible(S, k, prof, leader, trick, 0, 0, 0) == 1
-            # Team 1's value from team 0's: a team 0 capot leaves team 1 nothing; with
-            # C0 == 0 team 1 has the capot exactly when it can force every trick.
-            capot1 = False
-            if capot0:
-                v1 = np.int64(0)
-            elif v0 == 0:
-                if not loaded:
+            constant_sum = dd_total <= DD_CAPOT
+            if constant_sum:
+                # A capot (252) is the most a team can take, so both teams' points follow
+                # from team 0's: a team 0 capot leaves team 1 nothing; with C0 == 0 team 1
+                # has the capot exactly when it can force every trick.
+                capot0 = v0 == DD_CAPOT
+                capot1 = False
+                if capot0:
+                    v1 = np.int64(0)
+                elif v0 == 0:
                     begin_solve(S, h, k, prof)
                     loaded = True
-                capot1 = sweep_possible(S, k, prof, leader, trick, 0, 1, 0) == 1
-                v1 = np.int64(DD_CAPOT) if capot1 else np.int64(dd_total)
+                    capot1 = sweep_possible(S, k, prof, leader, trick, 0, 1, 0) == 1
+                    v1 = np.int64(DD_CAPOT) if capot1 else np.int64(dd_total)
+                else:
+                    v1 = dd_total - v0
             else:
-                v1 = dd_total - v0
+                # Strict's tout-atout: 258 points are shared without a capot, more than a
+                # capot's 252, so team 1's points are its own solve (the seats turned by
+                # one), and 252 is a capot only for a team that can force every trick.
+                for s in range(4):
+                    turned[s] = h[(s + 1) & 3]
+                v1 = np.int64(solve_deal(S, turned, (dealer[j] - 1) & 3, k, prof, 81))
+                begin_solve(S, h, k, prof)
+                loaded = True
+                capot0 = v0 == DD_CAPOT and sweep_possible(S, k, prof, leader, trick, 0, 0,
+                                                           0) == 1
+                capot1 = v1 == DD_CAPOT and sweep_possible(S, k, prof, leader, trick, 0, 1,
+                                                           0) == 1
             # "All 8 tricks" is what the success test reads of the tricks (capot).
             tricks[0] = 8 if capot0 else 0
             tricks[1] = 8 if capot1 else 0
@@ -148,6 +166,26 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
                     made[i, j] = 0
                     continue
                 own = tricks[t]
+                if not constant_sum and lv >= nv:
+                    # Strict's tout-atout: a capot or générale bid is made by its tricks
+                    # (RULES.md), and the takers may prefer points to a capot they can
+                    # force. It is made when they (the bidder alone) can force all eight:
+                    # scored as that capot.
+                    by_seat = 1 if lv == nv + 1 else 0
+                    if sweep_possible(S, k, prof, leader, trick, 0,
+                                      taker[j] if by_seat else t, by_seat) == 1:
+                        capot_pts[t] = prof[L.P_CAPOT_CARD_POINTS]
+                        capot_pts[1 - t] = 0
+                        capot_tricks[t] = 8
+                        capot_tricks[1 - t] = 0
+                        made[i, j] = score_donne(t, lv, k, 1, capot_pts, capot_tricks, ann,
+                                                 bel, prof, score, 8)
+                    else:
+                        made[i, j] = 0
+                    if i == 0:
+                        score_donne(t, lv, k, 1, cpts, tricks, ann, bel, prof, score, own)
+                        total[j] = score[S_TOTAL0 + t]
+                    continue
                 if lv == nv + 1 and own == 8:
                     # Générale: the bidder himself must be able to force all 8 tricks
                     # (only asked when his team can).

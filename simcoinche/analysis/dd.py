@@ -27,9 +27,9 @@ team 1 can force winning every trick, else ``D - C0``, ``D`` the kind's card poi
 the last trick (:func:`~simcoinche.rules.reference_dd.dd_total`: 162 at a suit, 130 at a
 sans-atout of 120 card points, 258 at strict's tout-atout). (Both teams' points are
 decreasing functions of each other once the capot of each side is settled, so the
-minimax of ``C0`` plus one capot check gives both values.) At strict's tout-atout 252 is
-also a value without a capot (up to 258); there ``C0 = 252`` is a capot when team 0 can
-force every trick left.
+minimax of ``C0`` plus one capot check gives both values.) At strict's tout-atout the
+teams share 258 points without a capot, more than a capot's 252: there each team's value
+is its own solve (team 1's with the seats turned by one).
 """
 
 from __future__ import annotations
@@ -184,8 +184,9 @@ def solve_many(hands: Any, dealer: Any, kind: Any, profile: Profile | str | None
     -------
     numpy.ndarray
         ``int16[n]``: team 0's DD card points of each row, ``0..252`` (252: team 0 wins
-        every trick). Team 1's value follows as explained in the module docstring (see
-        :func:`table`). With ``return_nodes``, ``(values, nodes)`` with ``nodes`` int64[n].
+        every trick; to 258 without a capot at strict's tout-atout). Team 1's value
+        follows as explained in the module docstring (see :func:`table`). With
+        ``return_nodes``, ``(values, nodes)`` with ``nodes`` int64[n].
 
     Raises
     ------
@@ -233,7 +234,8 @@ def _progress(total: int, enabled: bool | None, desc: str, unit: str):
 
 
 class TeamPoints(NamedTuple):
-    """Both teams' double-dummy card points (0..252) of one contract kind."""
+    """Both teams' double-dummy card points (0..252; to 258 at strict's tout-atout) of one
+    contract kind."""
 
     team0: int
     team1: int
@@ -270,32 +272,24 @@ def parse_deal(hands: Any) -> list[int]:
 
 def _team1_from_team0(S: _dd.Scratch, hands: Sequence[int], leader: int,
                       trick: Sequence[int], kind: int, prof: Profile, c0: int,
-                      team0_won_a_trick: bool, team1_won_a_trick: bool) -> int:
-    """Team 1's final card points from team 0's final ``c0`` at a position (the module
+                      team0_won_a_trick: bool) -> int:
+    """Team 1's final card points from team 0's final ``c0`` at a position, where a
+    capot is the most a team can take (every kind but strict's tout-atout; the module
     docstring's rule: 0 on team 0's capot, 252 when team 1 can take every trick left and
-    team 0 has none, else the kind's total minus ``c0``). Loads the position into
-    ``S`` when a capot must be checked."""
+    team 0 has none, else the kind's total minus ``c0``). Loads the position into ``S``
+    when team 1's capot must be checked."""
     total = dd_total(kind, prof)
-    if c0 == DD_CAPOT and not team1_won_a_trick:
-        # Strict's tout-atout (258 in all): 252 without a capot too, unless team 0 can
-        # force every trick left.
-        if total <= DD_CAPOT or not any(hands) or _sweeps(S, hands, leader, trick, kind,
-                                                          prof, 0):
-            return 0
+    if c0 == DD_CAPOT:
+        return 0
     if c0 != 0 or team0_won_a_trick:
         return total - c0
     if not any(hands):
         return DD_CAPOT  # every trick played, none to team 0
-    return DD_CAPOT if _sweeps(S, hands, leader, trick, kind, prof, 1) else total
-
-
-def _sweeps(S: _dd.Scratch, hands: Sequence[int], leader: int, trick: Sequence[int],
-            kind: int, prof: Profile, team: int) -> bool:
-    """Whether ``team`` can win every trick left from a position (loads it into ``S``)."""
     _dd.begin_solve(S, np.array(hands, dtype=np.int64), kind, prof.packed)
     tr = np.zeros(4, dtype=np.int64)
     tr[:len(trick)] = trick
-    return bool(_dd.sweep_possible(S, kind, prof.packed, leader, tr, len(trick), team, 0))
+    swept = _dd.sweep_possible(S, kind, prof.packed, leader, tr, len(trick), 1, 0)
+    return DD_CAPOT if swept else total
 
 
 def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
@@ -342,9 +336,17 @@ def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
             bar.update(len(part))
     S = _scratch()
     leader = (dealer + 1) & 3
-    return {CONTRACT_KIND_NAMES[k]: TeamPoints(
-        int(v), _team1_from_team0(S, masks, leader, (), k, prof, int(v), False, False))
-        for k, v in zip(kinds, c0, strict=True)}
+    out = {}
+    for k, v in zip(kinds, c0, strict=True):
+        if dd_total(k, prof) <= DD_CAPOT:
+            c1 = _team1_from_team0(S, masks, leader, (), k, prof, int(v), False)
+        else:
+            # Strict's tout-atout: 258 points are shared without a capot, more than a
+            # capot's 252, so team 1's points are its own solve (the seats turned by one).
+            turned = np.array([masks[1:] + masks[:1]], dtype=np.uint32)
+            c1 = int(solve_many(turned, (dealer - 1) & 3, [k], prof, 1)[0])
+        out[CONTRACT_KIND_NAMES[k]] = TeamPoints(int(v), c1)
+    return out
 
 
 def _seat(value: Any, what: str) -> int:
@@ -400,6 +402,12 @@ class _Position:
     def seat(self) -> int:
         return (self.leader + len(self.trick)) & 3
 
+    def turned(self) -> _Position:
+        """The same position with the seats turned by one (seat ``s`` becomes ``s - 1``):
+        team 1 becomes team 0 and the play is unchanged."""
+        return _Position(self.hands[1:] + self.hands[:1], (self.leader - 1) & 3,
+                         list(self.trick), self.points[::-1], self.tricks[::-1])
+
     def play(self, card: int, kind: int, prof: Profile) -> None:
         """Play ``card`` (legal) for the seat to play; close the trick after 4 cards."""
         self.hands[self.seat] &= ~(1 << card)
@@ -417,6 +425,10 @@ def _values_here(S: _dd.Scratch, pos: _Position, kind: int, prof: Profile) -> di
     """The DD value of each legal card of the seat to play: the card points its team ends
     the donne with (completed tricks included) when it plays that card and both sides
     then play perfectly."""
+    if pos.seat & 1 and dd_total(kind, prof) > DD_CAPOT:
+        # Strict's tout-atout (258 shared without a capot, a capot 252): team 1's points
+        # do not follow from team 0's, so team 1's values are its own, seats turned.
+        return _values_here(S, pos.turned(), kind, prof)
     packed = prof.packed
     _dd.begin_solve(S, np.array(pos.hands, dtype=np.int64), kind, packed)
     tr = np.zeros(4, dtype=np.int64)
@@ -438,7 +450,7 @@ def _values_here(S: _dd.Scratch, pos: _Position, kind: int, prof: Profile) -> di
                           list(pos.tricks))
         child.play(card, kind, prof)
         out[card] = _team1_from_team0(S, child.hands, child.leader, child.trick, kind, prof,
-                                      c0, child.tricks[0] > 0, child.tricks[1] > 0)
+                                      c0, child.tricks[0] > 0)
     return out
 
 

@@ -148,7 +148,7 @@ def column_descriptions(dd: bool = True) -> dict[str, str]:
 
 def dd_takers(hands: np.ndarray, dealer: np.ndarray, kind: np.ndarray, taker_team: np.ndarray,
               prof: np.ndarray, threads: int) -> np.ndarray:
-    """The takers' double-dummy card points (0..252) of each contract.
+    """The takers' double-dummy card points (0..252; to 258 at strict's TA) of each contract.
 
     Parameters
     ----------
@@ -164,8 +164,9 @@ def dd_takers(hands: np.ndarray, dealer: np.ndarray, kind: np.ndarray, taker_tea
     Returns
     -------
     int16[n]
-        Card points of the takers' team, last trick included, 252 when they can take
-        every trick. ``solve_many`` gives team 0's value; for team 1 the deal is solved
+        Card points of the takers' team, last trick included, 252 when they take every
+        trick (at strict's tout-atout they may prefer up to 258 without a capot).
+        ``solve_many`` gives team 0's value; for team 1 the deal is solved
         with the seats renumbered one step back (seat ``s`` becomes ``s - 1``, the dealer
         too), which turns team 1 into team 0 and leaves the play unchanged. This is exact
         where ``162 - C0`` is not (a team-0 value of 0 can hide a team-1 capot, 252).
