@@ -88,6 +88,27 @@ from simcoinche._kernels.layout import P_LAST_TRICK_BONUS, PROFILE_LEN
 from simcoinche._kernels.play import WIN_KEY, card_points, legal_mask_win
 from simcoinche._kernels.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
 
+
+@intrinsic
+def _ix(typingctx, i):
+    """An index as an unsigned integer: numba then drops its negative-index wraparound (a
+    compare and a select at every array access), which took a sixth of the search's time
+    (benchmarks/README.md, "Double dummy: unsigned indices"). An intrinsic, not an
+    inlined function: nothing for numba to type and inline at each of its call sites."""
+    sig = types.uint64(i)
+
+    def codegen(context, builder, signature, args):
+        return context.cast(builder, args[0], signature.args[0], types.uint64)
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _win_key(trump, led, card):
+    """``WIN_KEY[trump, led, card]`` (:data:`.play.WIN_KEY`), indexed as :func:`_ix` does."""
+    return WIN_KEY[_ix(trump), _ix(led), _ix(card)]
+
+
 # Key: the cards still in the hands (bits 0..31; within one solve the deal is fixed, so
 # this says who holds what), the seat to play in 32..33, in 34..36 the "capot still
 # possible" flag (points search) or the sweeping seat (sweep searches), the search mode
@@ -203,50 +224,50 @@ def begin_solve(S, hands, trump, prof):
     """
     W = S.work
     for s in range(4):
-        W[W_HANDS + s] = np.int64(hands[s])
+        W[_ix(W_HANDS + s)] = np.int64(hands[s])
     for i in range(PROFILE_LEN):
-        W[i] = prof[i]
+        W[_ix(i)] = prof[i]
     for c in range(32):
-        W[W_POINTS + c] = card_points(c, trump, prof)
+        W[_ix(W_POINTS + c)] = card_points(c, trump, prof)
     # Equal-point neighbours in each suit's order (equivalent cards when adjacent in play).
     eq = np.int64(0)
     for suit in range(4):
-        W[W_ABOVE_EQ + ORDER[trump, suit, 0]] = -1
+        W[W_ABOVE_EQ + ORDER[_ix(trump), _ix(suit), _ix(0)]] = -1
         for r in range(1, 8):
-            c = ORDER[trump, suit, r]
-            up = ORDER[trump, suit, r - 1]
-            if W[W_POINTS + c] == W[W_POINTS + up]:
-                W[W_ABOVE_EQ + c] = up
+            c = ORDER[_ix(trump), _ix(suit), _ix(r)]
+            up = ORDER[_ix(trump), _ix(suit), _ix(r - 1)]
+            if W[_ix(W_POINTS + c)] == W[_ix(W_POINTS + up)]:
+                W[_ix(W_ABOVE_EQ + c)] = up
                 eq |= np.int64(1) << c
             else:
-                W[W_ABOVE_EQ + c] = -1
-    W[W_EQ_CARDS] = eq
+                W[_ix(W_ABOVE_EQ + c)] = -1
+    W[_ix(W_EQ_CARDS)] = eq
     # RULES.md: the last trick adds its 10 ("dix de der"), and a team that wins every
     # trick has 252 in all, so its last trick then adds 252 minus the card points (100 at
     # 152, 132 at a sans-atout of 120, 4 at a tout-atout of 248). Without a capot the
     # teams' points add up to the card points plus the last trick.
     cards = 0
     for c in range(32):
-        cards += W[W_POINTS + c]
-    der = W[P_LAST_TRICK_BONUS]
-    W[W_CAPOT] = DD_CAPOT - cards
-    W[W_OPEN] = max(DD_CAPOT - cards, der)
-    W[W_DD_TOTAL] = cards + der
+        cards += W[_ix(W_POINTS + c)]
+    der = W[_ix(P_LAST_TRICK_BONUS)]
+    W[_ix(W_CAPOT)] = DD_CAPOT - cards
+    W[_ix(W_OPEN)] = max(DD_CAPOT - cards, der)
+    W[_ix(W_DD_TOTAL)] = cards + der
     # Points of each set of trumps, given as a byte in strength order (BY_STRENGTH).
     if trump < 4:
-        W[W_TRUMP_PTS] = 0
+        W[_ix(W_TRUMP_PTS)] = 0
         for b in range(1, 256):
             # The byte without its lowest bit, plus that trump (bit i: strength 7 - i).
             low = _lowest_card(b)
-            W[W_TRUMP_PTS + b] = (W[W_TRUMP_PTS + (b & (b - 1))]
-                                  + W[W_POINTS + ORDER[trump, trump, 7 - low]])
-    stamp = W[W_STAMP] + 1
+            W[_ix(W_TRUMP_PTS + b)] = (W[_ix(W_TRUMP_PTS + (b & (b - 1)))]
+                                  + W[W_POINTS + ORDER[_ix(trump), _ix(trump), _ix(7 - low)]])
+    stamp = W[_ix(W_STAMP)] + 1
     if stamp > _STAMP_MAX:
         W[W_TABLE:] = 0
         stamp = 1
-    W[W_STAMP] = stamp
+    W[_ix(W_STAMP)] = stamp
     for i in range(W_KILLER, W_KILLER + 2 * MAX_PLY):
-        W[i] = -1
+        W[_ix(i)] = -1
 
 
 @intrinsic
@@ -305,16 +326,16 @@ def _slot(W, key):
     h = key * np.int64(-7046029254386353131)
     h ^= (h >> 29) & np.int64(0x7FFFFFFFF)
     h *= np.int64(-4658895280553007687)
-    return ((h >> W[W_SHIFT]) & ((np.int64(1) << (64 - W[W_SHIFT])) - 1)) & ~np.int64(1)
+    return ((h >> W[_ix(W_SHIFT)]) & ((np.int64(1) << (64 - W[_ix(W_SHIFT)])) - 1)) & ~np.int64(1)
 
 
 @njit(cache=True, inline="always")
 def _probe(W, i, key):
     """Slot of bucket ``i`` holding ``key``, or -1."""
     e = W_TABLE + 2 * i
-    if W[e] == key:
+    if W[_ix(e)] == key:
         return i
-    if W[e + 2] == key:
+    if W[_ix(e + 2)] == key:
         return i + 1
     return -1
 
@@ -329,7 +350,7 @@ def _store(W, i, key, lo, hi, card, n_cards):
     """
     j = _probe(W, i, key)
     if j >= 0:
-        d = W[W_TABLE + 2 * j + 1]
+        d = W[_ix(W_TABLE + 2 * j + 1)]
         old_lo = (d & 0xFFFF) - _BIAS
         old_hi = ((d >> 16) & 0xFFFF) - _BIAS
         if old_lo > lo:
@@ -339,15 +360,15 @@ def _store(W, i, key, lo, hi, card, n_cards):
         if card < 0:
             card = ((d >> 32) & 0xFF) - 1
     else:
-        old = W[W_TABLE + 2 * i]
+        old = W[_ix(W_TABLE + 2 * i)]
         stale = (old >> _KEY_STAMP) != (key >> _KEY_STAMP)
         if stale or _popcount(old & 0xFFFFFFFF) <= n_cards:
             j = i
         else:
             j = i + 1
     e = W_TABLE + 2 * j
-    W[e] = key
-    W[e + 1] = (lo + _BIAS) | ((hi + _BIAS) << 16) | ((card + 1) << 32)
+    W[_ix(e)] = key
+    W[_ix(e + 1)] = (lo + _BIAS) | ((hi + _BIAS) << 16) | ((card + 1) << 32)
 
 
 @njit(cache=True, inline="always")
@@ -361,20 +382,20 @@ def _candidates(W, base, legal, in_play):
     candidates, in ascending card index; :func:`_order` sorts them.
     """
     cand = legal
-    m = legal & W[W_EQ_CARDS]
+    m = legal & W[_ix(W_EQ_CARDS)]
     while m:
         c = _lowest_card(m)
         m ^= np.int64(1) << c
-        x = W[W_ABOVE_EQ + c]
+        x = W[_ix(W_ABOVE_EQ + c)]
         while x >= 0 and not (in_play >> x) & 1:
-            x = W[W_ABOVE_EQ + x]
+            x = W[_ix(W_ABOVE_EQ + x)]
         if x >= 0 and (legal >> x) & 1:
             cand ^= np.int64(1) << c
     k = 0
     while cand:
         c = _lowest_card(cand)
         cand ^= np.int64(1) << c
-        W[base + k] = c
+        W[_ix(base + k)] = c
         k += 1
     return k
 
@@ -407,31 +428,31 @@ def _order(W, base, ply, k, seat, at, trump, hint, others, ruffs):
     if n == 1 or n == 2:
         # The strongest card the next opponent could put on this trick: its best card of
         # the led suit, else (void, suit contract) its best trump.
-        opp = W[W_HANDS + ((seat + 1) & 3)]
+        opp = W[_ix(W_HANDS + ((seat + 1) & 3))]
         follow = (opp >> (8 * led)) & 0xFF
         if follow:
-            omax = TOP_KEY[trump, led, follow]
+            omax = TOP_KEY[_ix(trump), _ix(led), _ix(follow)]
         elif trump < 4:
             trumps = (opp >> (8 * trump)) & 0xFF
             if trumps:
-                omax = TOP_KEY[trump, trump, trumps]
-    part = W[W_HANDS + (seat ^ 2)]
+                omax = TOP_KEY[_ix(trump), _ix(trump), _ix(trumps)]
+    part = W[_ix(W_HANDS + (seat ^ 2))]
     ruff2 = 0
     if n == 0:
         # The suits the partner would trump.
         ruff2 = _ruffs(part, trump)
-    k0 = W[W_KILLER + 2 * ply]
-    k1 = W[W_KILLER + 2 * ply + 1]
+    k0 = W[_ix(W_KILLER + 2 * ply)]
+    k1 = W[_ix(W_KILLER + 2 * ply + 1)]
     for i in range(k):
-        c = W[base + i]
-        p = W[W_POINTS + c]
+        c = W[_ix(base + i)]
+        p = W[_ix(W_POINTS + c)]
         if c == hint:
             sc = np.int64(1) << 40
         elif n == 0 and (c == k0 or c == k1):
             sc = np.int64(1) << 36
         elif n == 0:
             su = c >> 3
-            if (STRONGER[trump, c] & others) == 0 and not (ruff >> su) & 1:
+            if (STRONGER[_ix(trump), _ix(c)] & others) == 0 and not (ruff >> su) & 1:
                 # A master no opponent can trump: cash it, the richest first.
                 sc = (np.int64(1) << 16) + p * 64
             else:
@@ -440,46 +461,46 @@ def _order(W, base, ply, k, seat, at, trump, hint, others, ruffs):
                 sc = -p * 64
                 b = (others >> (8 * su)) & 0xFF
                 # (b == 0: nobody else holds the suit, so the partner has no master in it)
-                if b != 0 and (part >> ORDER[trump, su, TOP_K[
-                        0 if (trump == 5 or su == trump) else 1, b]]) & 1 and \
+                top = TOP_K[_ix(0 if (trump == 5 or su == trump) else 1), _ix(b)]
+                if b != 0 and (part >> ORDER[_ix(trump), _ix(su), _ix(top)]) & 1 and \
                         not (ruff4 >> su) & 1:
                     sc += 1 << 12
                 elif (ruff2 >> su) & 1:
                     sc += 1 << 11
         else:
-            wins = WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win_card]
+            wins = _win_key(trump, led, c) > _win_key(trump, led, win_card)
             if win_seat == (seat ^ 2):
                 # The partner holds the trick: add points, do not overtake it.
-                if WIN_KEY[trump, led, win_card] < omax:
+                if _win_key(trump, led, win_card) < omax:
                     # ... unless the next opponent can still take it: then beat that
                     # opponent's best card cheaply if possible, else keep the points.
-                    if WIN_KEY[trump, led, c] > omax:
-                        sc = (1 << 30) - WIN_KEY[trump, led, c] * 64 + p
+                    if _win_key(trump, led, c) > omax:
+                        sc = (1 << 30) - _win_key(trump, led, c) * 64 + p
                     else:
                         sc = -p * 64 - ((1 << 20) if wins else 0)
                 else:
                     sc = p * 64 - ((1 << 20) if wins else 0)
             elif wins:
                 # Take the trick from the opponents, with the cheapest winner.
-                sc = (1 << 30) - WIN_KEY[trump, led, c] * 64 - p
-                if WIN_KEY[trump, led, c] > omax:
+                sc = (1 << 30) - _win_key(trump, led, c) * 64 - p
+                if _win_key(trump, led, c) > omax:
                     # A card the next opponent cannot beat first.
                     sc += 1 << 25
             else:
                 # Cannot win: throw the cheapest card.
                 sc = -p * 64
-        W[sbase + i] = sc
+        W[_ix(sbase + i)] = sc
     # Insertion sort, descending (at most 8 candidates).
     for i in range(1, k):
-        c = W[base + i]
-        sc = W[sbase + i]
+        c = W[_ix(base + i)]
+        sc = W[_ix(sbase + i)]
         j = i - 1
-        while j >= 0 and W[sbase + j] < sc:
-            W[base + j + 1] = W[base + j]
-            W[sbase + j + 1] = W[sbase + j]
+        while j >= 0 and W[_ix(sbase + j)] < sc:
+            W[_ix(base + j + 1)] = W[_ix(base + j)]
+            W[_ix(sbase + j + 1)] = W[_ix(sbase + j)]
             j -= 1
-        W[base + j + 1] = c
-        W[sbase + j + 1] = sc
+        W[_ix(base + j + 1)] = c
+        W[_ix(sbase + j + 1)] = sc
 
 
 @njit(cache=True, inline="always")
@@ -498,57 +519,57 @@ def _sure_bounds(W, trump, seat, rem, rem_pts, capot_open, ruff):
     if trump < 4:
         # The top trumps still out, all held by one team (in either hand): each falls in
         # a trick that team wins (only its partner's trumps beat it).
-        r = BY_STRENGTH[(rem >> (8 * trump)) & 0xFF]
-        t0 = BY_STRENGTH[((W[W_HANDS] | W[W_HANDS + 2]) >> (8 * trump)) & 0xFF] & r
+        r = BY_STRENGTH[_ix((rem >> (8 * trump)) & 0xFF)]
+        t0 = BY_STRENGTH[_ix(((W[_ix(W_HANDS)] | W[_ix(W_HANDS + 2)]) >> (8 * trump)) & 0xFF)] & r
         t1 = r ^ t0
         if t0 > t1:
-            sure0 = W[W_TRUMP_PTS + (t0 & ABOVE[t1])]
+            sure0 = W[_ix(W_TRUMP_PTS + (t0 & ABOVE[_ix(t1)]))]
         elif t1:
-            sure1 = W[W_TRUMP_PTS + (t1 & ABOVE[t0])]
+            sure1 = W[_ix(W_TRUMP_PTS + (t1 & ABOVE[_ix(t0)]))]
             who1 = True
     # The masters of the leader's side in the suits no opponent can trump: leading the
     # suit wins this trick (a trump master is counted above).
-    hand = W[W_HANDS + seat]
-    part = W[W_HANDS + (seat ^ 2)]
+    hand = W[_ix(W_HANDS + seat)]
+    part = W[_ix(W_HANDS + (seat ^ 2))]
     cash = -1
     for su in range(4):
         b = (rem >> (8 * su)) & 0xFF
         if su == trump or b == 0 or (ruff >> su) & 1:
             continue
-        c = ORDER[trump, su, TOP_K[0 if trump == 5 else 1, b]]
+        c = ORDER[_ix(trump), _ix(su), _ix(TOP_K[_ix(0 if trump == 5 else 1), _ix(b)])]
         # The leader's master, or its partner's when the leader can lead the suit.
         if ((hand >> c) & 1 or ((part >> c) & 1 and (hand >> (8 * su)) & 0xFF)) and (
-                W[W_POINTS + c] > cash):
-            cash = W[W_POINTS + c]
+                W[_ix(W_POINTS + c)] > cash):
+            cash = W[_ix(W_POINTS + c)]
     if cash >= 0:
         if seat & 1:
             sure1 += cash
             who1 = True
         else:
             sure0 += cash
-    return sure0, rem_pts - sure1 + (W[W_OPEN] if capot_open and not who1
-                                     else W[P_LAST_TRICK_BONUS])
+    return sure0, rem_pts - sure1 + (W[_ix(W_OPEN)] if capot_open and not who1
+                                     else W[_ix(P_LAST_TRICK_BONUS)])
 
 
 @njit(cache=True, inline="always")
 def _last_trick(W, trump, mode, target, leader, capot_open):
     """Value of the last trick when each seat holds one card (see :func:`_search`)."""
-    win = _lowest_card(W[W_HANDS + leader])
+    win = _lowest_card(W[_ix(W_HANDS + leader)])
     led = win >> 3
     ws = leader
-    pts = W[W_POINTS + win]
+    pts = W[_ix(W_POINTS + win)]
     for p in range(1, 4):
         seat = (leader + p) & 3
-        c = _lowest_card(W[W_HANDS + seat])
-        pts += W[W_POINTS + c]
-        if WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win]:
+        c = _lowest_card(W[_ix(W_HANDS + seat)])
+        pts += W[_ix(W_POINTS + c)]
+        if _win_key(trump, led, c) > _win_key(trump, led, win):
             win = c
             ws = seat
     if mode == MODE_POINTS:
         # 10 for the last trick ("dix de der"); 252 in all if team 0 took every trick.
         if (ws & 1) != 0:
             return 0
-        return pts + (W[W_CAPOT] if capot_open else W[P_LAST_TRICK_BONUS])
+        return pts + (W[_ix(W_CAPOT)] if capot_open else W[_ix(P_LAST_TRICK_BONUS)])
     if mode == MODE_SEAT_SWEEP:
         return 1 if ws == target else 0
     return 1 if (ws & 1) == (target & 1) else 0
@@ -586,10 +607,10 @@ def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
     s3 = (leader + 3) & 3
-    h0 = W[W_HANDS + leader]
-    h1 = W[W_HANDS + s1]
-    h2 = W[W_HANDS + s2]
-    h3 = W[W_HANDS + s3]
+    h0 = W[_ix(W_HANDS + leader)]
+    h1 = W[_ix(W_HANDS + s1)]
+    h2 = W[_ix(W_HANDS + s2)]
+    h3 = W[_ix(W_HANDS + s3)]
     max_team = 0 if mode == MODE_POINTS else (target & 1)
     max0 = (leader & 1) == max_team
     max1 = not max0
@@ -608,7 +629,7 @@ def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
             c1 = _lowest_card(m1)
             m1 ^= np.int64(1) << c1
             win1, ws1 = c0, leader
-            if WIN_KEY[trump, led, c1] > WIN_KEY[trump, led, win1]:
+            if _win_key(trump, led, c1) > _win_key(trump, led, win1):
                 win1, ws1 = c1, s1
             best2 = -INF if max0 else INF
             a2, b2 = a1, b1
@@ -617,7 +638,7 @@ def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
                 c2 = _lowest_card(m2)
                 m2 ^= np.int64(1) << c2
                 win2, ws2 = win1, ws1
-                if WIN_KEY[trump, led, c2] > WIN_KEY[trump, led, win2]:
+                if _win_key(trump, led, c2) > _win_key(trump, led, win2):
                     win2, ws2 = c2, s2
                 best3 = -INF if max1 else INF
                 a3, b3 = a2, b2
@@ -626,16 +647,17 @@ def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
                     c3 = _lowest_card(m3)
                     m3 ^= np.int64(1) << c3
                     ws7 = ws2
-                    if WIN_KEY[trump, led, c3] > WIN_KEY[trump, led, win2]:
+                    if _win_key(trump, led, c3) > _win_key(trump, led, win2):
                         ws7 = s3
-                    pts7 = (W[W_POINTS + c0] + W[W_POINTS + c1] + W[W_POINTS + c2]
-                            + W[W_POINTS + c3])
+                    pts7 = (W[_ix(W_POINTS + c0)] + W[_ix(W_POINTS + c1)] + W[_ix(W_POINTS + c2)]
+                            + W[_ix(W_POINTS + c3)])
                     # The 8th trick: every seat plays its last card, seat ws7 leads.
                     l0 = _lowest_card(h0 ^ (np.int64(1) << c0))
                     l1 = _lowest_card(h1 ^ (np.int64(1) << c1))
                     l2 = _lowest_card(h2 ^ (np.int64(1) << c2))
                     l3 = _lowest_card(h3 ^ (np.int64(1) << c3))
-                    pts8 = W[W_POINTS + l0] + W[W_POINTS + l1] + W[W_POINTS + l2] + W[W_POINTS + l3]
+                    pts8 = (W[_ix(W_POINTS + l0)] + W[_ix(W_POINTS + l1)]
+                            + W[_ix(W_POINTS + l2)] + W[_ix(W_POINTS + l3)])
                     first = ws7 - leader & 3
                     lead8 = l0 if first == 0 else (l1 if first == 1 else (l2 if first == 2 else l3))
                     led8 = lead8 >> 3
@@ -644,7 +666,7 @@ def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
                     for p in range(1, 4):
                         q = (first + p) & 3
                         c = l0 if q == 0 else (l1 if q == 1 else (l2 if q == 2 else l3))
-                        if WIN_KEY[trump, led8, c] > WIN_KEY[trump, led8, win8]:
+                        if _win_key(trump, led8, c) > _win_key(trump, led8, win8):
                             win8 = c
                             ws8 = (leader + q) & 3
                     if mode == MODE_POINTS:
@@ -653,7 +675,7 @@ def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
                             # 10 for the last trick; 252 in all if team 0 took every
                             # trick.
                             both = capot_open and (ws7 & 1) == 0
-                            v += pts8 + (W[W_CAPOT] if both else W[P_LAST_TRICK_BONUS])
+                            v += pts8 + (W[_ix(W_CAPOT)] if both else W[_ix(P_LAST_TRICK_BONUS)])
                     else:
                         v = 1 if (_took(mode, target, ws7) and _took(mode, target, ws8)) else 0
                     best3, a3, b3 = _improve(max1, v, best3, a3, b3)
@@ -701,10 +723,10 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
     int
         The value: exact strictly inside the window, else a bound on the side it fails.
     """
-    W[W_NODES] += 1
-    trump = W[W_TRUMP]
-    mode = W[W_MODE]
-    target = W[W_TARGET]
+    W[_ix(W_NODES)] += 1
+    trump = W[_ix(W_TRUMP)]
+    mode = W[_ix(W_MODE)]
+    target = W[_ix(W_TARGET)]
     n = _popcount(trick_cards)
     ply = 32 - _popcount(rem)
     zero = np.int64(0)  # (a typed zero: literal arguments would compile other versions)
@@ -712,7 +734,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
         # Bounds from the points still in play: at most everything left plus the last
         # trick (or the capot's bonus, if larger, while a capot is possible); at least
         # nothing.
-        upper = trick_pts + rem_pts + (W[W_OPEN] if capot_open else W[P_LAST_TRICK_BONUS])
+        upper = trick_pts + rem_pts + (W[_ix(W_OPEN)] if capot_open else W[_ix(P_LAST_TRICK_BONUS)])
     else:
         upper = 1
     if upper <= alpha:
@@ -730,11 +752,11 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
     if n == 0:
         field = capot_open if mode == MODE_POINTS else target
         key = (rem | (seat << _KEY_SEAT) | (field << _KEY_FIELD) | (mode << _KEY_MODE)
-               | (W[W_STAMP] << _KEY_STAMP))
+               | (W[_ix(W_STAMP)] << _KEY_STAMP))
         bucket = _slot(W, key)
         j = _probe(W, bucket, key)
         if j >= 0:
-            d = W[W_TABLE + 2 * j + 1]
+            d = W[_ix(W_TABLE + 2 * j + 1)]
             lo = (d & 0xFFFF) - _BIAS
             hi = ((d >> 16) & 0xFFFF) - _BIAS
             if lo >= beta or lo == hi:
@@ -747,8 +769,8 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 beta = hi
             hint = ((d >> 32) & 0xFF) - 1
         # The suits the leader's opponents (ruff) and the 4th hand (ruff4) would trump.
-        ruff4 = _ruffs(W[W_HANDS + ((seat + 3) & 3)], trump)
-        ruff = ruff4 | _ruffs(W[W_HANDS + ((seat + 1) & 3)], trump)
+        ruff4 = _ruffs(W[_ix(W_HANDS + ((seat + 3) & 3))], trump)
+        ruff = ruff4 | _ruffs(W[_ix(W_HANDS + ((seat + 1) & 3))], trump)
         if mode == MODE_POINTS:
             lower, upper = _sure_bounds(W, trump, seat, rem, rem_pts, capot_open, ruff)
             if upper <= alpha:
@@ -765,7 +787,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             else:
                 _store(W, bucket, key, v, v, -1, 8)
             return v
-    hand = W[W_HANDS + seat]
+    hand = W[_ix(W_HANDS + seat)]
     if n == 0:
         # Leading: any card.
         legal = hand
@@ -775,7 +797,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
     base = W_MOVES + 8 * ply
     if legal & (legal - 1) == 0:
         k = 1
-        W[base] = _lowest_card(legal)
+        W[_ix(base)] = _lowest_card(legal)
     else:
         k = _candidates(W, base, legal, rem | trick_cards)
         if k > 1:
@@ -786,18 +808,18 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
         # Enhanced transposition cut-off: each card completes the trick, and the table
         # may already bound the position it leads to.
         for i in range(k):
-            c = W[base + i]
+            c = W[_ix(base + i)]
             nws = win_seat
-            if WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win_card]:
+            if _win_key(trump, led, c) > _win_key(trump, led, win_card):
                 nws = seat
             team0 = (nws & 1) == 0
-            g = trick_pts + W[W_POINTS + c] if team0 else 0
+            g = trick_pts + W[_ix(W_POINTS + c)] if team0 else 0
             ckey = ((rem ^ (np.int64(1) << c)) | (nws << _KEY_SEAT)
                     | ((capot_open if team0 else 0) << _KEY_FIELD)
-                    | (W[W_STAMP] << _KEY_STAMP))
+                    | (W[_ix(W_STAMP)] << _KEY_STAMP))
             j = _probe(W, _slot(W, ckey), ckey)
             if j >= 0:
-                d = W[W_TABLE + 2 * j + 1]
+                d = W[_ix(W_TABLE + 2 * j + 1)]
                 if maximizing:
                     lo = (d & 0xFFFF) - _BIAS + g
                     if lo >= beta:
@@ -807,14 +829,14 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                     if hi <= alpha:
                         return hi
     best = -INF if maximizing else INF
-    best_card = W[base]
+    best_card = W[_ix(base)]
     a = alpha
     b = beta
     for i in range(k):
-        c = W[base + i]
+        c = W[_ix(base + i)]
         bit = np.int64(1) << c
-        W[W_HANDS + seat] = hand ^ bit
-        p = W[W_POINTS + c]
+        W[_ix(W_HANDS + seat)] = hand ^ bit
+        p = W[_ix(W_POINTS + c)]
         nled = led
         nwin = win_card
         nws = win_seat
@@ -822,7 +844,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             nled = c >> 3
             nwin = c
             nws = seat
-        elif WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win_card]:
+        elif _win_key(trump, led, c) > _win_key(trump, led, win_card):
             nwin = c
             nws = seat
         tp = trick_pts + p
@@ -835,7 +857,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             # The last trick is complete: 10 for it, 252 in all if team 0 took every
             # trick; a sweep succeeds if the sweeper took it.
             if mode == MODE_POINTS:
-                v = (tp + (W[W_CAPOT] if capot_open else W[P_LAST_TRICK_BONUS])
+                v = (tp + (W[_ix(W_CAPOT)] if capot_open else W[_ix(P_LAST_TRICK_BONUS)])
                      if (nws & 1) == 0 else 0)
             elif mode == MODE_SEAT_SWEEP:
                 v = 1 if nws == target else 0
@@ -866,7 +888,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             if recurse:
                 v = gain + _search(W, nws, zero, zero, nws, zero, zero, next_capot, nrem,
                                    next_rem_pts, a - gain, b - gain)
-        W[W_HANDS + seat] = hand
+        W[_ix(W_HANDS + seat)] = hand
         if maximizing:
             if v > best:
                 best = v
@@ -880,9 +902,9 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 b = v
         if a >= b:
             # Cut-off: remember the card for this ply (killer; only leads use them).
-            if n == 0 and W[W_KILLER + 2 * ply] != c:
-                W[W_KILLER + 2 * ply + 1] = W[W_KILLER + 2 * ply]
-                W[W_KILLER + 2 * ply] = c
+            if n == 0 and W[_ix(W_KILLER + 2 * ply)] != c:
+                W[_ix(W_KILLER + 2 * ply + 1)] = W[_ix(W_KILLER + 2 * ply)]
+                W[_ix(W_KILLER + 2 * ply)] = c
             break
     if n == 0:
         # A fail-low result is an upper bound, a fail-high one a lower bound. After a fail
@@ -910,7 +932,7 @@ def _trick_state(trick, n, leader, trump):
     for p in range(n):
         c = np.int64(trick[p])
         cards |= np.int64(1) << c
-        if WIN_KEY[trump, led, c] > WIN_KEY[trump, led, win]:
+        if _win_key(trump, led, c) > _win_key(trump, led, win):
             win = c
             ws = (leader + p) & 3
     return led, win, ws, cards
@@ -921,19 +943,19 @@ def _root(S, trump, mode, target, leader, trick, n, capot_open, alpha, beta):
     """Search the position loaded by :func:`begin_solve` with a trick in progress."""
     W = S.work
     led, win, ws, cards = _trick_state(trick, n, leader, trump)
-    rem = W[W_HANDS] | W[W_HANDS + 1] | W[W_HANDS + 2] | W[W_HANDS + 3]
+    rem = W[_ix(W_HANDS)] | W[_ix(W_HANDS + 1)] | W[_ix(W_HANDS + 2)] | W[_ix(W_HANDS + 3)]
     if rem == 0:
         return 0
     rem_pts = 0
     tp = 0
     for c in range(32):
         if (rem >> c) & 1:
-            rem_pts += W[W_POINTS + c]
+            rem_pts += W[_ix(W_POINTS + c)]
         if (cards >> c) & 1:
-            tp += W[W_POINTS + c]
-    W[W_TRUMP] = trump
-    W[W_MODE] = mode
-    W[W_TARGET] = target
+            tp += W[_ix(W_POINTS + c)]
+    W[_ix(W_TRUMP)] = trump
+    W[_ix(W_MODE)] = mode
+    W[_ix(W_TARGET)] = target
     return _search(W, np.int64((leader + n) & 3), led, win, ws, np.int64(tp), cards,
                    np.int64(capot_open), rem, np.int64(rem_pts), np.int64(alpha),
                    np.int64(beta))
@@ -1044,16 +1066,16 @@ def root_classes(S, trump, leader, trick, n, reps, card_class):
     W = S.work
     led, win, ws, cards = _trick_state(trick, n, leader, trump)
     seat = (leader + n) & 3
-    hand = W[W_HANDS + seat]
+    hand = W[_ix(W_HANDS + seat)]
     if n == 0:
         legal = hand
     else:
         legal = np.int64(legal_mask_win(hand, led, win, ws == (seat ^ 2), trump, W))
-    rem = W[W_HANDS] | W[W_HANDS + 1] | W[W_HANDS + 2] | W[W_HANDS + 3]
+    rem = W[_ix(W_HANDS)] | W[_ix(W_HANDS + 1)] | W[_ix(W_HANDS + 2)] | W[_ix(W_HANDS + 3)]
     base = W_MOVES + 8 * (MAX_PLY - 1)
     n_reps = _candidates(W, base, legal, rem | cards)
-    ruff4 = _ruffs(W[W_HANDS + ((seat + 3) & 3)], trump)
-    ruff = ruff4 | _ruffs(W[W_HANDS + ((seat + 1) & 3)], trump)
+    ruff4 = _ruffs(W[_ix(W_HANDS + ((seat + 3) & 3))], trump)
+    ruff = ruff4 | _ruffs(W[_ix(W_HANDS + ((seat + 1) & 3))], trump)
     _order(W, base, MAX_PLY - 1, n_reps, seat, (n, led, win, ws), trump, _NO_CARD,
            rem & ~hand, (ruff, ruff4))
     # A searched card marks its class; every legal card walks up to the next stronger
@@ -1062,7 +1084,7 @@ def root_classes(S, trump, leader, trick, n, reps, card_class):
     mark = W[W_CLASS_MARK:W_CLASS_MARK + 32]
     mark[:] = -1
     for i in range(n_reps):
-        reps[i] = W[base + i]
+        reps[i] = W[_ix(base + i)]
         mark[reps[i]] = i
     card_class[:] = -1
     m = legal
@@ -1071,9 +1093,9 @@ def root_classes(S, trump, leader, trick, n, reps, card_class):
         m ^= np.int64(1) << c
         x = c
         while mark[x] < 0:
-            x = W[W_ABOVE_EQ + x]
+            x = W[_ix(W_ABOVE_EQ + x)]
             while not ((rem | cards) >> x) & 1:
-                x = W[W_ABOVE_EQ + x]
+                x = W[_ix(W_ABOVE_EQ + x)]
         card_class[c] = mark[x]
     return n_reps
 
@@ -1102,7 +1124,7 @@ def card_value(S, trump, prof, leader, trick, n, capot_open, card, guess, probe)
     W = S.work
     led, win, ws, cards = _trick_state(trick, n, leader, trump)
     seat = (leader + n) & 3
-    hand = W[W_HANDS + seat]
+    hand = W[_ix(W_HANDS + seat)]
     child = W[W_CHILD:W_CHILD + 4]
     for p in range(n):
         child[p] = trick[p]
@@ -1113,21 +1135,21 @@ def card_value(S, trump, prof, leader, trick, n, capot_open, card, guess, probe)
         nl, nn, nc = leader, n + 1, capot_open
     else:
         # The card completes the trick: score it, then search from the next lead.
-        rem = W[W_HANDS] | W[W_HANDS + 1] | W[W_HANDS + 2] | W[W_HANDS + 3]
-        nws = seat if WIN_KEY[trump, led, card] > WIN_KEY[trump, led, win] else ws
+        rem = W[_ix(W_HANDS)] | W[_ix(W_HANDS + 1)] | W[_ix(W_HANDS + 2)] | W[_ix(W_HANDS + 3)]
+        nws = seat if _win_key(trump, led, card) > _win_key(trump, led, win) else ws
         team0 = (nws & 1) == 0
         tp = 0
         for c in range(32):
             if (cards >> c) & 1:
-                tp += W[W_POINTS + c]
-        g = (tp + W[W_POINTS + card]) if team0 else 0
+                tp += W[_ix(W_POINTS + c)]
+        g = (tp + W[_ix(W_POINTS + card)]) if team0 else 0
         nl, nn, nc = nws, 0, (1 if (capot_open and team0) else 0)
         if (rem ^ (np.int64(1) << card)) == 0:
             # The last card of the donne: 10 for the last trick, 252 in all on a capot.
             if team0:
-                g += W[W_CAPOT] if nc else W[P_LAST_TRICK_BONUS]
+                g += W[_ix(W_CAPOT)] if nc else W[_ix(P_LAST_TRICK_BONUS)]
             return g
-    W[W_HANDS + seat] = hand ^ (np.int64(1) << card)
+    W[_ix(W_HANDS + seat)] = hand ^ (np.int64(1) << card)
     if probe > 0:
         t = probe - g
         if t <= 0:
@@ -1139,7 +1161,7 @@ def card_value(S, trump, prof, leader, trick, n, capot_open, card, guess, probe)
         v = solve_value(S, trump, prof, nl, child, nn, nc, 81)
     else:
         v = solve_near(S, trump, prof, nl, child, nn, nc, guess - g)
-    W[W_HANDS + seat] = hand
+    W[_ix(W_HANDS + seat)] = hand
     return g + v
 
 
