@@ -95,12 +95,22 @@ def _ix(typingctx, i):
     compare and a select at every array access), which took a sixth of the search's time
     (benchmarks/README.md, "Double dummy: unsigned indices"). An intrinsic, not an
     inlined function: nothing for numba to type and inline at each of its call sites."""
+    if not isinstance(i, (types.Integer, types.Boolean)):
+        return None
     sig = types.uint64(i)
 
     def codegen(context, builder, signature, args):
         return context.cast(builder, args[0], signature.args[0], types.uint64)
 
     return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _strongest(trump, suit, byte):
+    """The strongest card of ``suit`` among the ranks of ``byte`` (not empty), in the
+    suit's order under contract kind ``trump``."""
+    plain = 0 if (trump == 5 or suit == trump) else 1
+    return ORDER[_ix(trump), _ix(suit), _ix(TOP_K[_ix(plain), _ix(byte)])]
 
 
 @njit(cache=True, inline="always")
@@ -461,8 +471,7 @@ def _order(W, base, ply, k, seat, at, trump, hint, others, ruffs):
                 sc = -p * 64
                 b = (others >> (8 * su)) & 0xFF
                 # (b == 0: nobody else holds the suit, so the partner has no master in it)
-                top = TOP_K[_ix(0 if (trump == 5 or su == trump) else 1), _ix(b)]
-                if b != 0 and (part >> ORDER[_ix(trump), _ix(su), _ix(top)]) & 1 and \
+                if b != 0 and (part >> _strongest(trump, su, b)) & 1 and \
                         not (ruff4 >> su) & 1:
                     sc += 1 << 12
                 elif (ruff2 >> su) & 1:
@@ -536,7 +545,7 @@ def _sure_bounds(W, trump, seat, rem, rem_pts, capot_open, ruff):
         b = (rem >> (8 * su)) & 0xFF
         if su == trump or b == 0 or (ruff >> su) & 1:
             continue
-        c = ORDER[_ix(trump), _ix(su), _ix(TOP_K[_ix(0 if trump == 5 else 1), _ix(b)])]
+        c = _strongest(trump, su, b)
         # The leader's master, or its partner's when the leader can lead the suit.
         if ((hand >> c) & 1 or ((part >> c) & 1 and (hand >> (8 * su)) & 0xFF)) and (
                 W[_ix(W_POINTS + c)] > cash):
