@@ -294,7 +294,9 @@ def plot_marks(
                    label=f"mean {mean:.1f}")
         ax.set_ylabel("donnes")
         ax.set_title(f"marks of the {name} (n={len(values):,})", fontsize=10)
-        ax.legend(fontsize=8)
+        # A fixed place: matplotlib's "best" searches the plotted data for one, which is
+        # slow on large runs (it warns when that search takes over a second).
+        ax.legend(fontsize=8, loc="upper right")
         ax.grid(True, alpha=0.3)
     axes[1].set_xlabel("marks of the donne")
     fig.suptitle("Distribution of marks per donne", fontsize=11)
