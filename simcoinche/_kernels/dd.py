@@ -44,7 +44,9 @@ Search (all numbers measured in ``benchmarks/dd.py``):
   possible values (163..251 never occur where the cards are worth 152), the table's
   bounds kept from one probe to the next.
 
-No allocation per node: the scratch (:func:`new_scratch`) is made once per thread.
+No allocation per node: the scratch (:func:`new_scratch`) is made once per thread. Every
+array index of the search goes through :func:`_ix` (unsigned), so numba emits no
+negative-index check at each access: 0.83× the time of signed indices.
 """
 
 from __future__ import annotations
