@@ -160,41 +160,38 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
                 ann[0] = 0
                 ann[1] = 0
             belote_points(h, k, prof, bel)
+            if m > 0 and levels[0, j] >= 0:
+                # The takers' total is the same at every level below the générale.
+                score_donne(t, 0, k, 1, cpts, tricks, ann, bel, prof, score, tricks[t])
+                total[j] = score[S_TOTAL0 + t]
+            # A capot or générale bid is scored as the sweep of the takers (of the bidder
+            # alone) when they can force it.
+            capot_pts[t] = prof[L.P_CAPOT_CARD_POINTS]
+            capot_pts[1 - t] = 0
+            capot_tricks[t] = 8
+            capot_tricks[1 - t] = 0
             for i in range(m):
                 lv = levels[i, j]
                 if lv < 0:
                     made[i, j] = 0
-                    continue
-                own = tricks[t]
-                if not constant_sum and lv >= nv:
-                    # Strict's tout-atout: a capot or générale bid is made by its tricks
-                    # (RULES.md), and the takers may prefer points to a capot they can
-                    # force. It is made when they (the bidder alone) can force all eight:
-                    # scored as that capot.
-                    by_seat = 1 if lv == nv + 1 else 0
-                    if sweep_possible(S, k, prof, leader, trick, 0,
-                                      taker[j] if by_seat else t, by_seat) == 1:
-                        capot_pts[t] = prof[L.P_CAPOT_CARD_POINTS]
-                        capot_pts[1 - t] = 0
-                        capot_tricks[t] = 8
-                        capot_tricks[1 - t] = 0
-                        made[i, j] = score_donne(t, lv, k, 1, capot_pts, capot_tricks, ann,
-                                                 bel, prof, score, 8)
+                elif lv < nv:
+                    made[i, j] = score_donne(t, lv, k, 1, cpts, tricks, ann, bel, prof,
+                                             score, tricks[t])
+                else:
+                    # RULES.md: a capot or générale bid "is made by its tricks (all eight;
+                    # for a générale, all eight by the bidder)": made when the takers (the
+                    # bidder alone) can force them, even where they would take more
+                    # points without a sweep (strict's tout-atout). Where a capot is the
+                    # most a team can take, the takers' DD line is that sweep.
+                    if constant_sum:
+                        sweeps = capot1 if t == 1 else capot0
                     else:
-                        made[i, j] = 0
-                    if i == 0:
-                        score_donne(t, lv, k, 1, cpts, tricks, ann, bel, prof, score, own)
-                        total[j] = score[S_TOTAL0 + t]
-                    continue
-                if lv == nv + 1 and own == 8:
-                    # Générale: the bidder himself must be able to force all 8 tricks
-                    # (only asked when his team can).
-                    if not loaded:
-                        begin_solve(S, h, k, prof)
-                        loaded = True
-                    own = 8 if sweep_possible(S, k, prof, leader, trick, 0,
-                                              taker[j], 1) == 1 else 0
-                made[i, j] = score_donne(t, lv, k, 1, cpts, tricks, ann, bel, prof, score,
-                                         own)
-                if i == 0:
-                    total[j] = score[S_TOTAL0 + t]
+                        sweeps = sweep_possible(S, k, prof, leader, trick, 0, t, 0) == 1
+                    if sweeps and lv == nv + 1:
+                        if not loaded:
+                            begin_solve(S, h, k, prof)
+                            loaded = True
+                        sweeps = sweep_possible(S, k, prof, leader, trick, 0, taker[j],
+                                                1) == 1
+                    made[i, j] = score_donne(t, lv, k, 1, capot_pts, capot_tricks, ann, bel,
+                                             prof, score, 8) if sweeps else 0

@@ -24,7 +24,7 @@ index 0..5 or its name ``"S" "H" "D" "C" "SA" "TA"``.
 Team 1's value from team 0's (one search, exact): team 0 maximises its card points
 ``C0``; team 1's card points are ``0`` when ``C0 = 252`` (team 0's capot), ``252`` when
 team 1 can force winning every trick, else ``D - C0``, ``D`` the kind's card points plus
-the last trick (:func:`~simcoinche.rules.reference_dd.dd_total`: 162 at a suit, 130 at a
+the last trick (:func:`_dd_total`: 162 at a suit, 130 at a
 sans-atout of 120 card points, 258 at strict's tout-atout). (Both teams' points are
 decreasing functions of each other once the capot of each side is settled, so the
 minimax of ``C0`` plus one capot check gives both values.) At strict's tout-atout the
@@ -45,6 +45,8 @@ import numba
 import numpy as np
 
 from simcoinche._kernels import dd as _dd
+from simcoinche._kernels.dd_scratch import DD_CAPOT
+from simcoinche._kernels.play import card_total
 from simcoinche.rules import reference as ref
 from simcoinche.rules.cards import (
     CARDS_PER_HAND,
@@ -57,7 +59,6 @@ from simcoinche.rules.cards import (
 )
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
-from simcoinche.rules.reference_dd import DD_CAPOT, dd_total
 from simcoinche.rules.verify import contract_object, error_object, parse_hands, validate_record
 from simcoinche.runs.arguments import check_threads
 
@@ -270,6 +271,13 @@ def parse_deal(hands: Any) -> list[int]:
     return [to_mask(cards) for cards in parse_hands(lists)]
 
 
+def _dd_total(kind: int, prof: Profile) -> int:
+    """Both teams' DD points together when neither takes every trick: the kind's card
+    points (the kernels' :func:`~simcoinche._kernels.play.card_total`) plus the last
+    trick (the readable reference computes its own, as an oracle must)."""
+    return int(card_total(kind, prof.packed)) + prof.last_trick_bonus
+
+
 def _team1_from_team0(S: _dd.Scratch, hands: Sequence[int], leader: int,
                       trick: Sequence[int], kind: int, prof: Profile, c0: int,
                       team0_won_a_trick: bool) -> int:
@@ -278,7 +286,7 @@ def _team1_from_team0(S: _dd.Scratch, hands: Sequence[int], leader: int,
     docstring's rule: 0 on team 0's capot, 252 when team 1 can take every trick left and
     team 0 has none, else the kind's total minus ``c0``). Loads the position into ``S``
     when team 1's capot must be checked."""
-    total = dd_total(kind, prof)
+    total = _dd_total(kind, prof)
     if c0 == DD_CAPOT:
         return 0
     if c0 != 0 or team0_won_a_trick:
@@ -338,7 +346,7 @@ def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
     leader = (dealer + 1) & 3
     out = {}
     for k, v in zip(kinds, c0, strict=True):
-        if dd_total(k, prof) <= DD_CAPOT:
+        if _dd_total(k, prof) <= DD_CAPOT:
             c1 = _team1_from_team0(S, masks, leader, (), k, prof, int(v), False)
         else:
             # Strict's tout-atout: 258 points are shared without a capot, more than a
@@ -425,7 +433,7 @@ def _values_here(S: _dd.Scratch, pos: _Position, kind: int, prof: Profile) -> di
     """The DD value of each legal card of the seat to play: the card points its team ends
     the donne with (completed tricks included) when it plays that card and both sides
     then play perfectly."""
-    if pos.seat & 1 and dd_total(kind, prof) > DD_CAPOT:
+    if pos.seat & 1 and _dd_total(kind, prof) > DD_CAPOT:
         # Strict's tout-atout (258 shared without a capot, a capot 252): team 1's points
         # do not follow from team 0's, so team 1's values are its own, seats turned.
         return _values_here(S, pos.turned(), kind, prof)

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pyarrow as pa
 
+from simcoinche._kernels.dd_scratch import DD_CAPOT
 from simcoinche._kernels.donne import (
     MAX_ACTIONS,
     N_OUT,
@@ -88,8 +89,6 @@ DEFAULT_CHUNK = 1 << 16
 #: moves every second or so.
 DD_CHUNK = 32
 Z95 = 1.959963984540054
-#: Card points of a capot in double-dummy values, whatever the profile.
-DD_CAPOT = 252
 # The value of a capot bid in every profile (RULES.md: "`bid` = the value, 250 for
 # capot"); a générale is worth more, so ``bid_value >= CAPOT_VALUE`` picks both.
 CAPOT_VALUE = 250
