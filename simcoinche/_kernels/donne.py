@@ -340,6 +340,29 @@ def note_card(info, seat, p, c, led, kind, prev_pos, prev_card, belote_seat, pla
 
 
 @njit(cache=True, inline="always")
+def start_play_info(info, dealer, taker, kind, level, coinche, ann_team, prof):
+    """Fill ``info`` (int64[INFO_LEN], offsets ``I_*``) with the public information at the
+    first card of the play: the contract (taker, kind, ladder level and its value,
+    coinche), the dealer, the team whose announcements stand (-1: none), no belote shown
+    yet, nothing played; the seat to play and the trick are set card by card.
+
+    Shared by :func:`play_phase`, the Python table sequencer
+    (:mod:`simcoinche.players.table`) and the PIMC compile helper's decision
+    (``simcoinche.runs.simulation.pimc_lead_arguments``).
+    """
+    for k in range(INFO_LEN):
+        info[k] = 0
+    info[I_DEALER] = dealer
+    info[I_TAKER] = taker
+    info[I_KIND] = kind
+    info[I_LEVEL] = level
+    info[I_VALUE] = bid_value(level, prof)
+    info[I_COINCHE] = coinche
+    info[I_BELOTE_SEAT] = -1
+    info[I_ANN_TEAM] = ann_team
+
+
+@njit(cache=True, inline="always")
 def close_card_points(c0, c1, t0, t1, last_team, prof, cpts, tricks):
     """Fill ``cpts`` and ``tricks`` (int32[2] each) from the card points ``c0``, ``c1``
     and tricks ``t0``, ``t1`` won by each team in the 8 tricks, adding the last trick's
@@ -441,16 +464,7 @@ def play_phase(dealer, contract, players, prof, n_actions, record, play_rec, row
 
     # --- public information the players see (only non-random players read it) -------
     if heur:
-        for k in range(INFO_LEN):
-            info[k] = 0
-        info[I_DEALER] = dealer
-        info[I_TAKER] = taker
-        info[I_KIND] = kind
-        info[I_LEVEL] = level
-        info[I_VALUE] = bid_value(level, prof)
-        info[I_COINCHE] = coinche
-        info[I_BELOTE_SEAT] = -1
-        info[I_ANN_TEAM] = ann_team
+        start_play_info(info, dealer, taker, kind, level, coinche, ann_team, prof)
 
     # --- play: 8 tricks -------------------------------------------------------------
     leader = (dealer + 1) & 3

@@ -71,6 +71,7 @@ from simcoinche._kernels.donne import (
     has_declarable,
     note_card,
     seat_action,
+    start_play_info,
     write_contract,
     write_passed_out,
     write_result,
@@ -86,20 +87,12 @@ from simcoinche._kernels.layout import (
 )
 from simcoinche._kernels.play import beats, card_points, legal_mask_win
 from simcoinche._kernels.players import (
-    I_ANN_TEAM,
-    I_BELOTE_SEAT,
-    I_COINCHE,
-    I_DEALER,
-    I_KIND,
     I_LEADER,
-    I_LEVEL,
     I_POINTS,
     I_SEAT,
     I_SHOWN,
-    I_TAKER,
     I_TRICK,
     I_TRICKS,
-    I_VALUE,
     I_VOID,
     INFO_LEN,
     PLAYER_RANDOM,
@@ -113,7 +106,6 @@ from simcoinche._kernels.rng import (
 )
 from simcoinche._kernels.scoring import (
     SCORE_LEN,
-    bid_value,
     score_donne,
 )
 from simcoinche._kernels.thinking import think_scratch
@@ -378,15 +370,7 @@ class Table:
         # --- public information (play_phase fills it when a non-random player reads
         # it; here it is always kept: random players never read it, so their draws and
         # the results are the same) ---------------------------------------------------
-        info[:] = 0
-        info[I_DEALER] = dealer
-        info[I_TAKER] = taker
-        info[I_KIND] = kind
-        info[I_LEVEL] = level
-        info[I_VALUE] = bid_value(np.int64(level), prof)
-        info[I_COINCHE] = coinche
-        info[I_BELOTE_SEAT] = -1
-        info[I_ANN_TEAM] = ann_team
+        start_play_info(info, dealer, taker, kind, np.int64(level), coinche, ann_team, prof)
 
         leader = (dealer + 1) & 3
         c = [0, 0]

@@ -253,34 +253,22 @@ def pimc_lead_arguments(profile: str = "federal") -> tuple[Any, ...]:
         ``(think, hand, legal, trick, n, info, params, row, prof, st)`` as ``pimc_card``
         takes them.
     """
+    from simcoinche._kernels.donne import start_play_info
     from simcoinche._kernels.pimc_scratch import PIMC_TT_LOG2, new_think
-    from simcoinche._kernels.players import (
-        I_ANN_TEAM,
-        I_BELOTE_SEAT,
-        I_COINCHE,
-        I_DEALER,
-        I_KIND,
-        I_LEADER,
-        I_LEVEL,
-        I_SEAT,
-        I_TAKER,
-        I_VALUE,
-        INFO_LEN,
-    )
+    from simcoinche._kernels.players import I_LEADER, I_SEAT, INFO_LEN
     from simcoinche._kernels.rng import RNG_STATE_LEN, STREAM_PLAYERS, rng_seed
     from simcoinche.rules.cards import CONTRACT_KIND_NAMES, parse_hand
 
     prof = get_profile(profile)
     _, _, params = team_players("pimc:worlds=2,heuristic", None, prof)
     hand = np.uint32(parse_hand("JH 9H AH TH KS 7C 8D AD"))
-    # Seat 0 leads the first trick of its own 80 hearts, as play_phase fills the public
-    # information then: nothing played, no void shown, no announcement.
+    # Seat 0 leads the first trick of its own 80 hearts (ladder level 0), not coinched, no
+    # announcement, as play_phase fills the public information then.
     info = np.zeros(INFO_LEN, dtype=np.int64)
-    for offset, value in ((I_SEAT, 0), (I_DEALER, 3), (I_TAKER, 0),
-                          (I_KIND, CONTRACT_KIND_NAMES.index("H")), (I_LEVEL, 0),
-                          (I_VALUE, 80), (I_COINCHE, 1), (I_LEADER, 0),
-                          (I_BELOTE_SEAT, -1), (I_ANN_TEAM, -1)):
-        info[offset] = value
+    start_play_info(info, np.int64(3), np.int64(0), np.int64(CONTRACT_KIND_NAMES.index("H")),
+                    np.int64(0), np.int64(1), np.int64(-1), prof.packed)
+    info[I_SEAT] = 0
+    info[I_LEADER] = 0
     st = np.zeros(RNG_STATE_LEN, dtype=np.uint64)
     rng_seed(st, np.uint64(seed_key(np.uint64(0))), STREAM_PLAYERS)
     # Every card of the hand may lead the first trick: legal = hand.
