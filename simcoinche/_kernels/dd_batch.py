@@ -170,6 +170,9 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
             capot_pts[1 - t] = 0
             capot_tricks[t] = 8
             capot_tricks[1 - t] = 0
+            # Whether the takers can force every trick: their DD line says it where a
+            # capot is the most a team can take; elsewhere asked once, when a level needs it.
+            team_sweeps = (capot1 if t == 1 else capot0) if constant_sum else -1
             for i in range(m):
                 lv = levels[i, j]
                 if lv < 0:
@@ -181,12 +184,10 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
                     # RULES.md: a capot or générale bid "is made by its tricks (all eight;
                     # for a générale, all eight by the bidder)": made when the takers (the
                     # bidder alone) can force them, even where they would take more
-                    # points without a sweep (strict's tout-atout). Where a capot is the
-                    # most a team can take, the takers' DD line is that sweep.
-                    if constant_sum:
-                        sweeps = capot1 if t == 1 else capot0
-                    else:
-                        sweeps = sweep_possible(S, k, prof, leader, trick, 0, t, 0) == 1
+                    # points without a sweep (strict's tout-atout).
+                    if team_sweeps < 0:
+                        team_sweeps = sweep_possible(S, k, prof, leader, trick, 0, t, 0)
+                    sweeps = team_sweeps == 1
                     if sweeps and lv == nv + 1:
                         if not loaded:
                             begin_solve(S, h, k, prof)
