@@ -230,6 +230,62 @@ def test_play_dd_scores_each_contract_as_odds_play_dd():
                               np.where(c0 == 252, prof.capot_card_points, c0))
 
 
+# Strict's tout-atout (248 card points, 258 with the last trick), dealer 1: team 0 can
+# force every trick, yet its points' DD line leaves team 1 a trick and takes 254, more
+# than a capot's 252 (test_dd_api.ABOVE_252_AT_STRICT_TA).
+SWEEP_OFF_THE_LINE_STRICT_TA = ["TS JH KH 8D 9D 9C TC JC", "7S AS 8H QH 7D 8C QC AC",
+                                "8S 9S JS TD JD QD KD 7C", "QS KS 7H 9H TH AH AD KC"]
+
+
+def test_play_dd_a_capot_is_made_by_its_tricks_where_the_points_line_avoids_the_sweep():
+    """RULES.md: a capot or générale bid "is made by its tricks". Under ``--play dd`` a
+    capot's takers play for every trick: on a deal where team 0 can force them but takes
+    more points without them (strict's tout-atout), the row played for the sweep is a
+    capot of the profile's card points, 8 tricks to 0, and makes the capot level, as
+    ``odds --play dd`` counts it; the row played for points keeps the DD line."""
+    from simcoinche._kernels.layout import PC_CARD_POINTS
+    from simcoinche._kernels.sampler import made_at_levels
+    from simcoinche.analysis.advisor import play_dd
+    from simcoinche.analysis.dd import parse_deal
+    from simcoinche.runs.dd_columns import dd_levels
+
+    prof = get_profile("strict")
+    hands = np.array([parse_deal(SWEEP_OFF_THE_LINE_STRICT_TA)] * 2, dtype=np.uint32)
+    dealer, kind, nv = 1, 5, len(prof.bid_values)
+    levels = np.arange(prof.n_levels, dtype=np.int64)
+    for seat in (0, 2):
+        taker = np.full(2, seat, np.int8)
+        pc = play_dd(np.uint64(0), hands, dealer, taker, np.full(2, kind, np.int8), None,
+                     None, prof.packed, for_sweep=np.array([False, True]))
+        assert [pc[PC_CARD_POINTS, 0], pc[PC_CARD_POINTS + 1, 0]] == [254, 0]
+        assert [pc[PC_TRICKS, 0], pc[PC_TRICKS + 1, 0]] == [4, 4]
+        assert [pc[PC_CARD_POINTS, 1], pc[PC_CARD_POINTS + 1, 1]] == \
+            [prof.capot_card_points, 0]
+        assert [pc[PC_TRICKS, 1], pc[PC_TRICKS + 1, 1]] == [8, 0]
+        ok = np.empty((len(levels), 2), dtype=np.uint8)
+        made_at_levels(pc, 0, kind, levels, prof.packed, ok)
+        assert ok[nv, 0] == 0 and ok[nv, 1] == 1       # the capot, by the sweep only
+        # Each level as odds --play dd reads it: below the capot off the points' line,
+        # the capot and the générale off the sweep.
+        want, _, _ = dd_levels(hands[:1], dealer, seat, kind, levels, prof.packed)
+        assert np.array_equal(np.where(levels < nv, ok[:, 0], ok[:, 1]), want)
+
+
+def test_advise_play_dd_counts_a_forced_capot_made_at_strict_tout_atout():
+    """``advise --play dd`` on the one deal left by the given cards: bidding capot at
+    tout-atout is made on every sample (RULES.md: "made by its tricks"), though the
+    takers' points line avoids the sweep (played as the lower contracts of its kind, the
+    capot would fail on every sample)."""
+    deal = SWEEP_OFF_THE_LINE_STRICT_TA
+    result = advise(deal[2], auction="", seat=2, dealer=1,
+                    give={s: deal[s].split() for s in (0, 1, 3)}, profile="strict",
+                    play="dd", samples=20, progress=False)
+    by_action = {a.action: a for a in result.actions}
+    assert by_action["capotTA"].p_ours == 1.0
+    assert by_action["capotTA"].p_made == 1.0
+    assert by_action["capotTA"].ev > by_action["160TA"].ev
+
+
 def test_advise_play_dd_and_pimc_api_and_cli(capsys):
     kw = {"samples": 40, "seed": 2, "max_bid": 90, "progress": False}
     dd_r = advise(MONSTER, play="dd", **kw)

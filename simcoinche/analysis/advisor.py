@@ -21,8 +21,10 @@
 4. **Common random numbers.** Every action is evaluated on the same deals, and the
    continuation of a deal draws the same random numbers whatever the action; card play
    reads neither the bid level nor the coinche, so one play of each (deal, taker,
-   contract kind) serves every action reaching it. Differences between actions therefore
-   have much smaller intervals than the actions' own values (``vs_best``).
+   contract kind) serves every action reaching it (under ``--play dd`` a capot or
+   générale gets a play of its own: its takers play for every trick). Differences
+   between actions therefore have much smaller intervals than the actions' own values
+   (``vs_best``).
 
 Per action: the expected marks of the donne for the player's team minus the opponents'
 (``ev``) with a 95 % interval (normal, ``1.96 sd / sqrt(n)``; n ≥ 1,000 deals in
@@ -140,7 +142,8 @@ def play_pimc(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndar
 
 def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
             kind: np.ndarray, codes: np.ndarray, params: np.ndarray,
-            prof: np.ndarray, names: Sequence[str] | None = None) -> np.ndarray:
+            prof: np.ndarray, names: Sequence[str] | None = None,
+            for_sweep: np.ndarray | None = None) -> np.ndarray:
     """The final contracts played double dummy (``--play dd``), as ``odds --play dd``.
 
     Every distinct (deal, contract kind) is solved once (all hands visible, perfect
@@ -152,10 +155,19 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
     them), every seat's announcements declared and compared, belote, and for a générale
     whether the bidder alone can force all 8 tricks. The players, ``run_key`` and
     ``codes``/``params`` play no part: the value of a deal is exact.
+
+    ``for_sweep`` (bool[m], optional) marks the rows whose contract is a capot or a
+    générale. RULES.md: such a bid "is made by its tricks", so under DD play its takers
+    play for every trick: where they can force them, the row is their sweep (the
+    profile's capot card points, tricks ``8/0``), even where their points' DD line
+    avoids it (strict's tout-atout, where a team can take up to 258 without a capot).
+    Elsewhere a team that can force every trick has the capot on its DD line too, so
+    the flag changes nothing.
     """
     from simcoinche._kernels.announce import belote_points, team_announcements
     from simcoinche._kernels.donne import has_declarable
     from simcoinche._kernels.layout import (
+        P_CAPOT_CARD_POINTS,
         P_N_BID_VALUES,
         PC_ANNOUNCE,
         PC_BELOTE,
@@ -185,13 +197,22 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
         c0[rows_k] = out[k][inv.ravel()]
     nv = int(prof[P_N_BID_VALUES])
     has_generale = bool(_generale_value(prof))
-    levels = [0, nv + 1] if has_generale else [0]
+    # Levels asked of dd_outcomes: 0 (the DD line), the capot, the générale.
+    levels = [0, nv, nv + 1] if has_generale else [0, nv]
     lv = np.ascontiguousarray(np.repeat(np.array(levels, dtype=np.int64)[:, None], m,
                                         axis=1))
     points, sweep, _, made = _outcomes(hands, np.full(m, dealer, dtype=np.int64), taker,
                                        kind, c0, lv, prof)
     sweep = sweep != 0                           # [m, 2]: that team wins all 8 tricks
     team = taker & 1
+    if for_sweep is not None:
+        # A capot or générale: the takers' forced sweep where they can force it.
+        forced = np.asarray(for_sweep, dtype=bool) & (made[1] == 1)
+        rows = np.flatnonzero(forced)
+        points[rows, team[rows]] = int(prof[P_CAPOT_CARD_POINTS])
+        points[rows, 1 - team[rows]] = 0
+        sweep[rows, team[rows]] = True
+        sweep[rows, 1 - team[rows]] = False
     for q in range(2):
         pc[PC_CARD_POINTS + q] = points[:, q]
         pc[PC_TRICKS + q] = np.where(sweep[:, q], 8, np.where(sweep[:, 1 - q], 0, 4))
@@ -199,7 +220,7 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
     if has_generale:
         # The bidder alone sweeps: made at the générale level (dd_outcomes asks it only
         # when his team sweeps); otherwise at most 7 of his team's 8 tricks are his.
-        own = np.where(made[1] == 1, 8, np.minimum(own, 7))
+        own = np.where(made[2] == 1, 8, np.minimum(own, 7))
     pc[PC_TAKER_TRICKS] = own
     declare = np.ones(4, dtype=np.uint8)
     ann = np.zeros(2, dtype=np.int32)
@@ -222,6 +243,11 @@ def _generale_value(prof: np.ndarray) -> int:
 
     return int(prof[P_GENERALE_VALUE])
 
+
+#: Play modes that play a capot or générale otherwise than a lower contract of the same
+#: kind, so :func:`evaluate` gives those contracts plays of their own (keyword
+#: ``for_sweep``): double dummy, whose takers then play for every trick (:func:`play_dd`).
+SWEEP_PLAYS_APART: set[PlayMode] = {play_dd}
 
 #: Card play of the final contracts by name (``--play``): ``heuristic`` the model
 #: players' own play, ``dd`` double dummy, ``pimc`` PIMC seats (which takes
@@ -505,6 +531,7 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
         C_FAULTS,
         C_KIND,
         C_LEN,
+        C_LEVEL,
         C_TAKER,
         continue_auctions,
         score_outcomes,
@@ -536,18 +563,23 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
                  lambda i: f"deal {kept.index[i % n]} after "
                            f"{format_action(cands[i // n], prof)}")
     # One play per distinct (deal, taker, kind): card play reads neither the level
-    # nor the coinche, so it serves every action that ends in that contract.
+    # nor the coinche, so it serves every action that ends in that contract. Double
+    # dummy plays a capot or générale for every trick (play_dd): those get plays of
+    # their own.
     taker = contracts[C_TAKER].astype(np.int64)
-    combo = np.where(taker >= 0, np.arange(n)[None, :] * 24 + taker * 6
-                     + contracts[C_KIND], -1)
+    apart = play_fn in SWEEP_PLAYS_APART
+    sweep_bid = (contracts[C_LEVEL] >= len(prof.bid_values)) if apart else np.zeros((m, n), bool)
+    combo = np.where(taker >= 0, np.arange(n)[None, :] * 48 + taker * 12
+                     + contracts[C_KIND] * 2 + sweep_bid, -1)
     live = combo >= 0
     uniq, inverse = np.unique(combo[live], return_inverse=True)
     play_col = np.full((m, n), -1, dtype=np.int64)
     play_col[live] = inverse
-    deal_of = uniq // 24
+    deal_of = uniq // 48
+    extra = {"for_sweep": (uniq % 2).astype(bool)} if apart else {}
     pc = play_fn(run_key, np.ascontiguousarray(kept.hands[deal_of]), observed.dealer,
-                 ((uniq % 24) // 6).astype(np.int8), (uniq % 6).astype(np.int8),
-                 codes, rows, packed, names=names)
+                 ((uniq % 48) // 12).astype(np.int8), ((uniq % 12) // 2).astype(np.int8),
+                 codes, rows, packed, names=names, **extra)
     diff = np.empty((m, n), dtype=np.int32)
     made = np.empty((m, n), dtype=np.int8)
     marks = np.empty((2, m, n), dtype=np.int32)
