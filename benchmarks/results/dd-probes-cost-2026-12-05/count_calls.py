@@ -3,7 +3,7 @@ classic solves of ``dd-depth-2026-12-04/three.py``. Run against a copy of the tr
 ``count-calls.patch`` applied (``PYTHONPATH=<copy>``; output:
 ``count-calls-502dff2.txt``)."""
 
-import numpy as np
+from probes import deals_of_three_py  # (this script's folder is on sys.path)
 
 from simcoinche._kernels import dd
 from simcoinche.rules.profiles import get_profile
@@ -14,12 +14,7 @@ NAMES = ["upper<=alpha", "beta<=0", "last trick", "table", "sure points", "two t
 
 def main() -> None:
     prof = get_profile("classic").packed
-    rng = np.random.default_rng(11)
-    deals = []
-    for _ in range(60):
-        perm = rng.permutation(32)
-        deals.append(np.array([sum(1 << int(x) for x in perm[8 * s:8 * s + 8])
-                               for s in range(4)], np.uint32))
+    deals = deals_of_three_py()
     S = dd.new_scratch()
     W = S.work
     W[dd.W_CLASS_MARK:dd.W_CLASS_MARK + 32] = 0
