@@ -239,10 +239,11 @@ SWEEP_OFF_THE_LINE_STRICT_TA = ["TS JH KH 8D 9D 9C TC JC", "7S AS 8H QH 7D 8C QC
 
 def test_play_dd_a_capot_is_made_by_its_tricks_where_the_points_line_avoids_the_sweep():
     """RULES.md: a capot or générale bid "is made by its tricks". Under ``--play dd`` a
-    capot's takers play for every trick: on a deal where team 0 can force them but takes
-    more points without them (strict's tout-atout), the row played for the sweep is a
-    capot of the profile's card points, 8 tricks to 0, and makes the capot level, as
-    ``odds --play dd`` counts it; the row played for points keeps the DD line."""
+    capot's takers play for every trick: on a deal where the takers can force them but
+    take more points without them (strict's tout-atout), the row played for the sweep is
+    a capot of the profile's card points, 8 tricks to 0, and makes the capot level, as
+    ``odds --play dd`` counts it; the row played for points keeps the DD line. The same
+    deal turned by one seat gives team 1 those cards."""
     from simcoinche._kernels.layout import PC_CARD_POINTS
     from simcoinche._kernels.sampler import made_at_levels
     from simcoinche.analysis.advisor import play_dd
@@ -250,25 +251,60 @@ def test_play_dd_a_capot_is_made_by_its_tricks_where_the_points_line_avoids_the_
     from simcoinche.runs.dd_columns import dd_levels
 
     prof = get_profile("strict")
-    hands = np.array([parse_deal(SWEEP_OFF_THE_LINE_STRICT_TA)] * 2, dtype=np.uint32)
-    dealer, kind, nv = 1, 5, len(prof.bid_values)
+    kind, nv = 5, len(prof.bid_values)
     levels = np.arange(prof.n_levels, dtype=np.int64)
-    for seat in (0, 2):
-        taker = np.full(2, seat, np.int8)
-        pc = play_dd(np.uint64(0), hands, dealer, taker, np.full(2, kind, np.int8), None,
-                     None, prof.packed, for_sweep=np.array([False, True]))
-        assert [pc[PC_CARD_POINTS, 0], pc[PC_CARD_POINTS + 1, 0]] == [254, 0]
-        assert [pc[PC_TRICKS, 0], pc[PC_TRICKS + 1, 0]] == [4, 4]
-        assert [pc[PC_CARD_POINTS, 1], pc[PC_CARD_POINTS + 1, 1]] == \
-            [prof.capot_card_points, 0]
-        assert [pc[PC_TRICKS, 1], pc[PC_TRICKS + 1, 1]] == [8, 0]
-        ok = np.empty((len(levels), 2), dtype=np.uint8)
+    deal = parse_deal(SWEEP_OFF_THE_LINE_STRICT_TA)
+    for turn in (0, 1):
+        # Seat s holds what seat s - turn holds in the named deal; the dealer turns too.
+        hands = np.array([[deal[(s - turn) % 4] for s in range(4)]] * 2, dtype=np.uint32)
+        dealer, team = 1 + turn, turn
+        for seat in (team, team + 2):
+            taker = np.full(2, seat, np.int8)
+            pc = play_dd(np.uint64(0), hands, dealer, taker, np.full(2, kind, np.int8),
+                         None, None, prof.packed, for_sweep=np.array([False, True]))
+            points = pc[[PC_CARD_POINTS + team, PC_CARD_POINTS + 1 - team]]
+            tricks = pc[[PC_TRICKS + team, PC_TRICKS + 1 - team]]
+            assert points[:, 0].tolist() == [254, 0] and tricks[:, 0].tolist() == [4, 4]
+            assert points[:, 1].tolist() == [prof.capot_card_points, 0]
+            assert tricks[:, 1].tolist() == [8, 0]
+            ok = np.empty((len(levels), 2), dtype=np.uint8)
+            made_at_levels(pc, team, kind, levels, prof.packed, ok)
+            assert ok[nv, 0] == 0 and ok[nv, 1] == 1       # the capot, by the sweep only
+            # Each level as odds --play dd reads it: below the capot off the points'
+            # line, the capot and the générale off the sweep.
+            want, _, _ = dd_levels(hands[:1], dealer, seat, kind, levels, prof.packed)
+            assert np.array_equal(np.where(levels < nv, ok[:, 0], ok[:, 1]), want)
+
+
+def test_play_dd_a_generale_is_made_when_the_bidder_alone_forces_every_trick():
+    """RULES.md: a générale is made by "all eight by the bidder". At tout-atout the
+    jacks and nines are the two best cards of every suit: the opening leader holding all
+    eight wins every trick alone, so his générale is made under ``--play dd``, as
+    ``odds --play dd`` counts it, and his partner's is not."""
+    from simcoinche._kernels.layout import PC_TAKER_TRICKS
+    from simcoinche._kernels.sampler import made_at_levels
+    from simcoinche.analysis.advisor import play_dd
+    from simcoinche.analysis.dd import parse_deal
+    from simcoinche.runs.dd_columns import dd_levels
+
+    prof = get_profile("strict")
+    kind = 5
+    levels = np.arange(prof.n_levels, dtype=np.int64)
+    generale = prof.n_levels - 1
+    deal = ["JS 9S JH 9H JD 9D JC 9C", "AS TS KS QS AH TH KH QH",
+            "AD TD KD QD AC TC KC QC", "8S 7S 8H 7H 8D 7D 8C 7C"]
+    hands = np.array([parse_deal(deal)], dtype=np.uint32)
+    dealer = 3                                           # seat 0 leads
+    for seat, alone in ((0, True), (2, False)):
+        pc = play_dd(np.uint64(0), hands, dealer, np.full(1, seat, np.int8),
+                     np.full(1, kind, np.int8), None, None, prof.packed,
+                     for_sweep=np.array([True]))
+        assert pc[PC_TRICKS, 0] == 8 and pc[PC_TAKER_TRICKS, 0] == (8 if alone else 7)
+        ok = np.empty((len(levels), 1), dtype=np.uint8)
         made_at_levels(pc, 0, kind, levels, prof.packed, ok)
-        assert ok[nv, 0] == 0 and ok[nv, 1] == 1       # the capot, by the sweep only
-        # Each level as odds --play dd reads it: below the capot off the points' line,
-        # the capot and the générale off the sweep.
-        want, _, _ = dd_levels(hands[:1], dealer, seat, kind, levels, prof.packed)
-        assert np.array_equal(np.where(levels < nv, ok[:, 0], ok[:, 1]), want)
+        assert ok[generale, 0] == alone
+        want, _, _ = dd_levels(hands, dealer, seat, kind, levels, prof.packed)
+        assert np.array_equal(ok[:, 0], want)
 
 
 def test_advise_play_dd_counts_a_forced_capot_made_at_strict_tout_atout():

@@ -218,9 +218,11 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
         pc[PC_TRICKS + q] = np.where(sweep[:, q], 8, np.where(sweep[:, 1 - q], 0, 4))
     own = np.where(team == 0, pc[PC_TRICKS], pc[PC_TRICKS + 1])
     if has_generale:
-        # The bidder alone sweeps: made at the générale level (dd_outcomes asks it only
-        # when his team sweeps); otherwise at most 7 of his team's 8 tricks are his.
-        own = np.where(made[2] == 1, 8, np.minimum(own, 7))
+        # The bidder alone can force every trick (the générale level made) and the row
+        # is his team's sweep: all 8 are his; otherwise at most 7 of his team's tricks
+        # (a row not played for the sweep keeps the points' line, which at strict's
+        # tout-atout may leave the other team a trick).
+        own = np.where((made[2] == 1) & (own == 8), 8, np.minimum(own, 7))
     pc[PC_TAKER_TRICKS] = own
     declare = np.ones(4, dtype=np.uint8)
     ann = np.zeros(2, dtype=np.int32)
