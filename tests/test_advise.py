@@ -307,6 +307,35 @@ def test_play_dd_a_generale_is_made_when_the_bidder_alone_forces_every_trick():
         assert np.array_equal(ok[:, 0], want)
 
 
+def test_play_keys_one_play_per_contract_and_capots_apart_under_double_dummy():
+    """Card play reads neither the level nor the coinche: the actions ending in one
+    (deal, taker, kind) share a play. Under double dummy (``sweep_level``) the capot
+    and générale of that contract share a second play, flagged ``for_sweep``."""
+    from simcoinche._kernels.auction_filter import C_LEN
+    from simcoinche.analysis.advisor import play_keys
+
+    nv = len(get_profile("classic").bid_values)
+    contracts = np.zeros((C_LEN, 3, 2), dtype=np.int16)
+    # (taker, kind, level) per action (rows) and deal (columns); -1: passed out.
+    table = [[(1, 2, 3), (-1, -1, -1)],
+             [(1, 2, nv), (0, 5, 0)],
+             [(1, 2, 5), (0, 5, nv + 1)]]
+    for a, row in enumerate(table):
+        for d, (taker, kind, level) in enumerate(row):
+            contracts[C_TAKER, a, d] = taker
+            contracts[C_KIND, a, d] = kind
+            contracts[C_LEVEL, a, d] = level
+    shared = play_keys(contracts, None)
+    assert shared.column.tolist() == [[0, -1], [0, 1], [0, 1]]
+    assert shared.deal.tolist() == [0, 1] and shared.taker.tolist() == [1, 0]
+    assert shared.kind.tolist() == [2, 5] and not shared.for_sweep.any()
+    apart = play_keys(contracts, nv)
+    assert apart.column.tolist() == [[0, -1], [1, 2], [0, 3]]
+    assert apart.deal.tolist() == [0, 0, 1, 1] and apart.taker.tolist() == [1, 1, 0, 0]
+    assert apart.kind.tolist() == [2, 2, 5, 5]
+    assert apart.for_sweep.tolist() == [False, True, False, True]
+
+
 def test_advise_play_dd_counts_a_forced_capot_made_at_strict_tout_atout():
     """``advise --play dd`` on the one deal left by the given cards: bidding capot at
     tout-atout is made on every sample (RULES.md: "made by its tricks"), though the

@@ -47,7 +47,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -156,13 +156,30 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
     whether the bidder alone can force all 8 tricks. The players, ``run_key`` and
     ``codes``/``params`` play no part: the value of a deal is exact.
 
-    ``for_sweep`` (bool[m], optional) marks the rows whose contract is a capot or a
-    générale. RULES.md: such a bid "is made by its tricks", so under DD play its takers
-    play for every trick: where they can force them, the row is their sweep (the
-    profile's capot card points, tricks ``8/0``), even where their points' DD line
-    avoids it (strict's tout-atout, where a team can take up to 258 without a capot).
-    Elsewhere a team that can force every trick has the capot on its DD line too, so
-    the flag changes nothing.
+    Parameters
+    ----------
+    run_key, codes, params, names
+        As for every play mode (:data:`PlayMode`); not read.
+    hands : uint32[m, 4]
+        The deal of each row.
+    dealer : int
+        The dealer (seat ``dealer + 1`` leads).
+    taker, kind : int8[m]
+        The taker's seat and the contract kind of each row.
+    prof : int32[PROFILE_LEN]
+        Packed profile.
+    for_sweep : bool[m], optional
+        The rows whose contract is a capot or a générale. RULES.md: such a bid "is made
+        by its tricks", so under DD play its takers play for every trick: where they can
+        force them, the row is their sweep (the profile's capot card points, tricks
+        ``8/0``), even where their points' DD line avoids it (strict's tout-atout, where
+        a team can take up to 258 without a capot). Elsewhere a team that can force
+        every trick has the capot on its DD line too, so the flag changes nothing.
+
+    Returns
+    -------
+    int32[PC_LEN, m]
+        The rows the scoring reads (:data:`PlayMode`).
     """
     from simcoinche._kernels.announce import belote_points, team_announcements
     from simcoinche._kernels.donne import has_declarable
@@ -249,7 +266,7 @@ def _generale_value(prof: np.ndarray) -> int:
 #: Play modes that play a capot or générale otherwise than a lower contract of the same
 #: kind, so :func:`evaluate` gives those contracts plays of their own (keyword
 #: ``for_sweep``): double dummy, whose takers then play for every trick (:func:`play_dd`).
-SWEEP_PLAYS_APART: set[PlayMode] = {play_dd}
+SWEEP_PLAYS_APART: frozenset[PlayMode] = frozenset({play_dd})
 
 #: Card play of the final contracts by name (``--play``): ``heuristic`` the model
 #: players' own play, ``dd`` double dummy, ``pimc`` PIMC seats (which takes
@@ -520,6 +537,53 @@ class Outcomes:
     tricks: np.ndarray
 
 
+class Plays(NamedTuple):
+    """The distinct plays of :func:`evaluate`'s final contracts (:func:`play_keys`)."""
+
+    #: int64[m, n]: the play of each (action, deal), -1 where the donne is passed out.
+    column: np.ndarray
+    #: int64[p]: the kept deal of each play.
+    deal: np.ndarray
+    #: int8[p]: the taker's seat and the contract kind of each play.
+    taker: np.ndarray
+    kind: np.ndarray
+    #: bool[p]: the play is of a capot or générale played apart (``for_sweep``).
+    for_sweep: np.ndarray
+
+
+def play_keys(contracts: np.ndarray, sweep_level: int | None) -> Plays:
+    """The distinct plays the final contracts need, in ascending (deal, taker, kind).
+
+    Card play reads neither the bid level nor the coinche, so one play of a (deal,
+    taker, kind) serves every action that ends in that contract. With ``sweep_level``
+    (the capot's ladder level, for a play mode of :data:`SWEEP_PLAYS_APART`) the
+    contracts at that level or above (capot, générale) get plays of their own, after
+    the lower contracts' play of the same (deal, taker, kind).
+
+    Parameters
+    ----------
+    contracts : int16[C_LEN, m, n]
+        :func:`simcoinche._kernels.auction_filter.continue_auctions`'s final contracts
+        of ``m`` actions on ``n`` deals (a taker of -1: passed out).
+    sweep_level : int or None
+        Ladder level from which contracts are played apart; None: none are.
+    """
+    from simcoinche._kernels.auction_filter import C_KIND, C_LEVEL, C_TAKER
+
+    m, n = contracts.shape[1:]
+    taker = contracts[C_TAKER].astype(np.int64)
+    apart = (contracts[C_LEVEL] >= sweep_level if sweep_level is not None
+             else np.zeros((m, n), dtype=bool))
+    combo = np.where(taker >= 0, np.arange(n)[None, :] * 48 + taker * 12
+                     + contracts[C_KIND].astype(np.int64) * 2 + apart, -1)
+    live = combo >= 0
+    uniq, inverse = np.unique(combo[live], return_inverse=True)
+    column = np.full((m, n), -1, dtype=np.int64)
+    column[live] = inverse.ravel()
+    return Plays(column, uniq // 48, ((uniq % 48) // 12).astype(np.int8),
+                 ((uniq % 12) // 2).astype(np.int8), (uniq % 2).astype(bool))
+
+
 def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
              cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
              play_fn: PlayMode = play_heuristic, names: Sequence[str] | None = None
@@ -531,10 +595,7 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     from simcoinche._kernels.auction_filter import (
         BLOCK,
         C_FAULTS,
-        C_KIND,
         C_LEN,
-        C_LEVEL,
-        C_TAKER,
         continue_auctions,
         score_outcomes,
     )
@@ -564,30 +625,21 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     check_faults(contracts[C_FAULTS], codes if names is None else names, prof,
                  lambda i: f"deal {kept.index[i % n]} after "
                            f"{format_action(cands[i // n], prof)}")
-    # One play per distinct (deal, taker, kind): card play reads neither the level
-    # nor the coinche, so it serves every action that ends in that contract. Double
-    # dummy plays a capot or générale for every trick (play_dd): those get plays of
-    # their own.
-    taker = contracts[C_TAKER].astype(np.int64)
+    # One play per distinct (deal, taker, kind); double dummy plays a capot or générale
+    # apart, for every trick.
     apart = play_fn in SWEEP_PLAYS_APART
-    sweep_bid = (contracts[C_LEVEL] >= len(prof.bid_values)) if apart else np.zeros((m, n), bool)
-    combo = np.where(taker >= 0, np.arange(n)[None, :] * 48 + taker * 12
-                     + contracts[C_KIND] * 2 + sweep_bid, -1)
-    live = combo >= 0
-    uniq, inverse = np.unique(combo[live], return_inverse=True)
-    play_col = np.full((m, n), -1, dtype=np.int64)
-    play_col[live] = inverse
-    deal_of = uniq // 48
-    extra = {"for_sweep": (uniq % 2).astype(bool)} if apart else {}
-    pc = play_fn(run_key, np.ascontiguousarray(kept.hands[deal_of]), observed.dealer,
-                 ((uniq % 48) // 12).astype(np.int8), ((uniq % 12) // 2).astype(np.int8),
-                 codes, rows, packed, names=names, **extra)
+    plays = play_keys(contracts, len(prof.bid_values) if apart else None)
+    extra = {"for_sweep": plays.for_sweep} if apart else {}
+    pc = play_fn(run_key, np.ascontiguousarray(kept.hands[plays.deal]), observed.dealer,
+                 plays.taker, plays.kind, codes, rows, packed, names=names, **extra)
+    play_col = plays.column
     diff = np.empty((m, n), dtype=np.int32)
     made = np.empty((m, n), dtype=np.int8)
     marks = np.empty((2, m, n), dtype=np.int32)
     team = observed.seat & 1
     score_outcomes(pc, play_col, contracts, np.int64(team), packed, diff, made, marks)
     tricks = np.zeros((2, m, n), dtype=np.int32)
+    live = play_col >= 0
     for side, t in enumerate((team, 1 - team)):
         tricks[side][live] = pc[PC_TRICKS + t][play_col[live]]
     return Outcomes(contracts, diff, made, marks, tricks)

@@ -63,6 +63,9 @@ def main() -> None:
     def shares(d: dict[int, int]) -> dict[int, float]:
         return {k: round(100 * v / total, 1) for k, v in sorted(d.items())}
 
+    tight = sum(v in (g, g - 1) for r in rows for g, v, _ in r[2])
+    n_probes = sum(len(r[2]) for r in rows)
+    print(f"probes returning g or g - 1: {tight} of {n_probes}")
     print("share of nodes by probe rank from the end", shares(from_end))
     print("share of nodes by probe rank from the start", shares(from_start))
     print("share of nodes by |g - value| in 0, 1-2, 3-5, 6-10, 11-20, > 20",
