@@ -235,14 +235,17 @@ def test_play_dd_scores_each_contract_as_odds_play_dd():
 # than a capot's 252 (test_dd_api.ABOVE_252_AT_STRICT_TA).
 SWEEP_OFF_THE_LINE_STRICT_TA = ["TS JH KH 8D 9D 9C TC JC", "7S AS 8H QH 7D 8C QC AC",
                                 "8S 9S JS TD JD QD KD 7C", "QS KS 7H 9H TH AH AD KC"]
+# Strict's tout-atout, dealer 3: seat 0 alone can win every trick, yet team 0's points'
+# DD line takes 254 without a sweep.
+GENERALE_OFF_THE_LINE_STRICT_TA = ["JS 9S AS 8S JH 9H JD 9D", "QS KS KH AH TD 8C 9C AC",
+                                   "TS 8D QD KD AD TC JC QC", "7S 7H 8H TH QH 7D 7C KC"]
 
 
-def test_play_dd_a_capot_is_made_by_its_tricks_where_the_points_line_avoids_the_sweep():
-    """RULES.md: a capot or générale bid "is made by its tricks". Under ``--play dd`` a
-    capot's takers play for every trick: on a deal where the takers can force them but
-    take more points without them (strict's tout-atout), the row played for the sweep is
-    a capot of the profile's card points, 8 tricks to 0, and makes the capot level, as
-    ``odds --play dd`` counts it; the row played for points keeps the DD line. The same
+def test_play_dd_a_capot_is_made_only_when_the_takers_dd_value_is_their_sweep():
+    """RULES.md: a contract is made under double-dummy play "exactly when its success
+    test holds with those card points". On a deal where the takers could force every
+    trick but their DD value is 254 without a sweep (strict's tout-atout), the capot is
+    not made, flagged for the générale or not, as ``odds --play dd`` counts it; the same
     deal turned by one seat gives team 1 those cards."""
     from simcoinche._kernels.layout import PC_CARD_POINTS
     from simcoinche._kernels.sampler import made_at_levels
@@ -262,55 +265,62 @@ def test_play_dd_a_capot_is_made_by_its_tricks_where_the_points_line_avoids_the_
             taker = np.full(2, seat, np.int8)
             pc = play_dd(np.uint64(0), hands, dealer, taker, np.full(2, kind, np.int8),
                          None, None, prof.packed, for_sweep=np.array([False, True]))
-            points = pc[[PC_CARD_POINTS + team, PC_CARD_POINTS + 1 - team]]
-            tricks = pc[[PC_TRICKS + team, PC_TRICKS + 1 - team]]
-            assert points[:, 0].tolist() == [254, 0] and tricks[:, 0].tolist() == [4, 4]
-            assert points[:, 1].tolist() == [prof.capot_card_points, 0]
-            assert tricks[:, 1].tolist() == [8, 0]
+            for row in range(2):    # no seat alone can sweep: the flag changes nothing
+                points = pc[[PC_CARD_POINTS + team, PC_CARD_POINTS + 1 - team], row]
+                tricks = pc[[PC_TRICKS + team, PC_TRICKS + 1 - team], row]
+                assert points.tolist() == [254, 0] and tricks.tolist() == [4, 4]
             ok = np.empty((len(levels), 2), dtype=np.uint8)
             made_at_levels(pc, team, kind, levels, prof.packed, ok)
-            assert ok[nv, 0] == 0 and ok[nv, 1] == 1       # the capot, by the sweep only
-            # Each level as odds --play dd reads it: below the capot off the points'
-            # line, the capot and the générale off the sweep.
+            assert ok[nv].tolist() == [0, 0]                  # the capot
             want, _, _ = dd_levels(hands[:1], dealer, seat, kind, levels, prof.packed)
-            assert np.array_equal(np.where(levels < nv, ok[:, 0], ok[:, 1]), want)
+            assert np.array_equal(ok[:, 0], want) and want[nv - 1] == 1 and want[nv] == 0
 
 
-def test_play_dd_a_generale_is_made_when_the_bidder_alone_forces_every_trick():
-    """RULES.md: a générale is made by "all eight by the bidder". At tout-atout the
-    jacks and nines are the two best cards of every suit: the opening leader holding all
-    eight wins every trick alone, so his générale is made under ``--play dd``, as
-    ``odds --play dd`` counts it, and his partner's is not."""
-    from simcoinche._kernels.layout import PC_TAKER_TRICKS
+def test_play_dd_a_generale_is_made_when_the_bidder_alone_can_win_every_trick():
+    """RULES.md: "a générale under double-dummy play is a separate yes/no question: can
+    the bidder alone win all eight tricks". Seat 0 can, though team 0's points' DD line
+    takes 254 without a sweep (strict's tout-atout): the row played for the générale is
+    his sweep (capot card points, 8 tricks to 0, all 8 his) and makes it, as ``odds --play
+    dd`` counts it, while the capot, read off the DD line, is not made; his partner's
+    générale is not made."""
+    from simcoinche._kernels.layout import PC_CARD_POINTS, PC_TAKER_TRICKS
     from simcoinche._kernels.sampler import made_at_levels
     from simcoinche.analysis.advisor import play_dd
     from simcoinche.analysis.dd import parse_deal
     from simcoinche.runs.dd_columns import dd_levels
 
     prof = get_profile("strict")
-    kind = 5
+    kind, nv = 5, len(prof.bid_values)
     levels = np.arange(prof.n_levels, dtype=np.int64)
-    generale = prof.n_levels - 1
-    deal = ["JS 9S JH 9H JD 9D JC 9C", "AS TS KS QS AH TH KH QH",
-            "AD TD KD QD AC TC KC QC", "8S 7S 8H 7H 8D 7D 8C 7C"]
-    hands = np.array([parse_deal(deal)], dtype=np.uint32)
+    hands = np.array([parse_deal(GENERALE_OFF_THE_LINE_STRICT_TA)] * 2, dtype=np.uint32)
     dealer = 3                                           # seat 0 leads
     for seat, alone in ((0, True), (2, False)):
-        pc = play_dd(np.uint64(0), hands, dealer, np.full(1, seat, np.int8),
-                     np.full(1, kind, np.int8), None, None, prof.packed,
-                     for_sweep=np.array([True]))
-        assert pc[PC_TRICKS, 0] == 8 and pc[PC_TAKER_TRICKS, 0] == (8 if alone else 7)
-        ok = np.empty((len(levels), 1), dtype=np.uint8)
+        pc = play_dd(np.uint64(0), hands, dealer, np.full(2, seat, np.int8),
+                     np.full(2, kind, np.int8), None, None, prof.packed,
+                     for_sweep=np.array([False, True]))
+        assert pc[[PC_CARD_POINTS, PC_CARD_POINTS + 1], 0].tolist() == [254, 0]
+        assert pc[[PC_TRICKS, PC_TRICKS + 1, PC_TAKER_TRICKS], 0].tolist() == [4, 4, 4]
+        if alone:
+            assert pc[[PC_CARD_POINTS, PC_CARD_POINTS + 1], 1].tolist() == \
+                [prof.capot_card_points, 0]
+            assert pc[[PC_TRICKS, PC_TRICKS + 1, PC_TAKER_TRICKS], 1].tolist() == [8, 0, 8]
+        else:
+            assert np.array_equal(pc[:, 1], pc[:, 0])
+        ok = np.empty((len(levels), 2), dtype=np.uint8)
         made_at_levels(pc, 0, kind, levels, prof.packed, ok)
-        assert ok[generale, 0] == alone
-        want, _, _ = dd_levels(hands, dealer, seat, kind, levels, prof.packed)
-        assert np.array_equal(ok[:, 0], want)
+        assert ok[nv + 1].tolist() == [0, alone]             # the générale
+        # Each level as odds --play dd reads it: up to the capot off the points' line,
+        # the générale off the row played for it.
+        want, _, _ = dd_levels(hands[:1], dealer, seat, kind, levels, prof.packed)
+        assert np.array_equal(np.where(levels <= nv, ok[:, 0], ok[:, 1]), want)
+        assert want[nv] == 0 and want[nv + 1] == alone
 
 
-def test_play_keys_one_play_per_contract_and_capots_apart_under_double_dummy():
+def test_play_keys_one_play_per_contract_and_generales_apart_under_double_dummy():
     """Card play reads neither the level nor the coinche: the actions ending in one
-    (deal, taker, kind) share a play. Under double dummy (``sweep_level``) the capot
-    and générale of that contract share a second play, flagged ``for_sweep``."""
+    (deal, taker, kind) share a play. Under double dummy (``sweep_level``, the
+    générale's) the générales of that contract share a second play, flagged
+    ``for_sweep``."""
     from simcoinche._kernels.auction_filter import C_LEN
     from simcoinche.analysis.advisor import play_keys
 
@@ -319,7 +329,7 @@ def test_play_keys_one_play_per_contract_and_capots_apart_under_double_dummy():
     # (taker, kind, level) per action (rows) and deal (columns); -1: passed out.
     table = [[(1, 2, 3), (-1, -1, -1)],
              [(1, 2, nv), (0, 5, 0)],
-             [(1, 2, 5), (0, 5, nv + 1)]]
+             [(1, 2, nv + 1), (0, 5, nv + 1)]]
     for a, row in enumerate(table):
         for d, (taker, kind, level) in enumerate(row):
             contracts[C_TAKER, a, d] = taker
@@ -329,26 +339,28 @@ def test_play_keys_one_play_per_contract_and_capots_apart_under_double_dummy():
     assert shared.column.tolist() == [[0, -1], [0, 1], [0, 1]]
     assert shared.deal.tolist() == [0, 1] and shared.taker.tolist() == [1, 0]
     assert shared.kind.tolist() == [2, 5] and not shared.for_sweep.any()
-    apart = play_keys(contracts, nv)
-    assert apart.column.tolist() == [[0, -1], [1, 2], [0, 3]]
+    apart = play_keys(contracts, nv + 1)
+    assert apart.column.tolist() == [[0, -1], [0, 2], [1, 3]]
     assert apart.deal.tolist() == [0, 0, 1, 1] and apart.taker.tolist() == [1, 1, 0, 0]
     assert apart.kind.tolist() == [2, 2, 5, 5]
     assert apart.for_sweep.tolist() == [False, True, False, True]
 
 
-def test_advise_play_dd_counts_a_forced_capot_made_at_strict_tout_atout():
-    """``advise --play dd`` on the one deal left by the given cards: bidding capot at
-    tout-atout is made on every sample (RULES.md: "made by its tricks"), though the
-    takers' points line avoids the sweep (played as the lower contracts of its kind, the
-    capot would fail on every sample)."""
-    deal = SWEEP_OFF_THE_LINE_STRICT_TA
-    result = advise(deal[2], auction="", seat=2, dealer=1,
-                    give={s: deal[s].split() for s in (0, 1, 3)}, profile="strict",
-                    play="dd", samples=20, progress=False)
+def test_advise_play_dd_a_capot_off_the_dd_line_a_generale_the_bidder_alone_forces():
+    """``advise --play dd`` on the one deal left by the given cards (strict's
+    tout-atout): seat 0 alone can win every trick, but team 0's DD value is 254 without
+    a sweep. RULES.md: the capot is read off that value (never made), the générale is
+    the separate question (made on every sample: played as the lower contracts of its
+    kind, it would fail)."""
+    deal = GENERALE_OFF_THE_LINE_STRICT_TA
+    result = advise(deal[0], auction="", seat=0, dealer=3,
+                    give={s: deal[s].split() for s in (1, 2, 3)}, profile="strict",
+                    play="dd", samples=20, max_bid="generale", progress=False)
     by_action = {a.action: a for a in result.actions}
-    assert by_action["capotTA"].p_ours == 1.0
-    assert by_action["capotTA"].p_made == 1.0
-    assert by_action["capotTA"].ev > by_action["160TA"].ev
+    assert by_action["capotTA"].p_ours == by_action["generaleTA"].p_ours == 1.0
+    assert by_action["capotTA"].p_made == 0.0
+    assert by_action["generaleTA"].p_made == 1.0
+    assert by_action["generaleTA"].ev > by_action["160TA"].ev > by_action["capotTA"].ev
 
 
 def test_advise_play_dd_and_pimc_api_and_cli(capsys):

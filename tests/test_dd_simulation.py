@@ -209,12 +209,13 @@ ABOVE_252_AT_STRICT_TA = ["TS JH KH 8D 9D 9C TC JC", "7S AS 8H QH 7D 8C QC AC",
                           "8S 9S JS TD JD QD KD 7C", "QS KS 7H 9H TH AH AD KC"]
 
 
-def test_at_strict_tout_atout_each_team_has_its_own_solve_and_bids_capot_by_its_tricks():
+def test_at_strict_tout_atout_each_team_has_its_own_solve_and_a_capot_is_its_dd_sweep():
     """Strict's tout-atout shares 258 points without a capot, more than a capot's 252, so
     team 1's points are its own solve (seats turned), not 258 minus team 0's; 252 is a
-    capot only for a team that can force every trick. A capot bid is made by its tricks
-    (RULES.md): team 0 can force all eight, so its capot is made although its points are
-    254 without one; no seat alone can (no générale)."""
+    capot only for a team that can force every trick. RULES.md: a contract is made under
+    DD "exactly when its success test holds with those card points": team 0 could force
+    all eight tricks, but its DD value is 254 without a sweep, so its capot is not made;
+    no seat alone can win every trick (no générale)."""
     prof = get_profile("strict")
     nv = len(prof.bid_values)
     honours = np.array([parse_hand(h) for h in HONOURS_TO_TEAM_0], np.uint32)
@@ -234,7 +235,7 @@ def test_at_strict_tout_atout_each_team_has_its_own_solve_and_bids_capot_by_its_
                                            np.array([5]), np.array([c0], np.int16), levels,
                                            prof.packed)
         assert points[0].tolist() == [254, 0] and swept[0].tolist() == [0, 0]
-        assert made[:, 0].tolist() == [1, 1, 0]
+        assert made[:, 0].tolist() == [1, 0, 0]
     points, swept, _, made = _outcomes(hands, np.array([1]), np.array([1]), np.array([5]),
                                        np.array([c0], np.int16), levels, prof.packed)
     assert made[:, 0].tolist() == [0, 0, 0]

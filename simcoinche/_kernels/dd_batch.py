@@ -4,15 +4,18 @@ RULES.md, "Rulings on points the sources leave open": the double-dummy (DD) valu
 card points the takers' team reaches when all four hands are visible and both sides play
 perfectly, from the opening lead of seat dealer+1, 252 to a team that wins every trick;
 announcements and belote do not depend on the play, so a contract is made under DD play
-exactly when its success test holds with those card points. A générale is a separate
-yes/no question: can the bidder alone win all eight tricks.
+exactly when its success test holds with those card points (a capot: the takers' DD
+value is their sweep, 252). A générale is a separate yes/no question: can the bidder
+alone win all eight tricks.
 
-:func:`.dd.solve_many` gives team 0's value ``C0`` per deal and contract kind. Team 1's
-value follows from it (``docs`` of :mod:`.dd`): ``C0 == 252`` → ``C1 = 0``; ``C0 == 0``
-and team 1 can force every trick (:func:`.dd.sweep_possible`) → ``C1 = 252``; otherwise
-``C1 = D - C0``, ``D`` the kind's card points plus the last trick
-(:func:`.play.card_total`: 162 at a suit, 130 at a sans-atout of 120, 258 at strict's
-tout-atout). :func:`dd_outcomes` turns those into what :func:`.scoring.score_donne`
+:func:`.dd.solve_many` gives team 0's value ``C0`` per deal and contract kind. Where a
+capot is the most a team can take, team 1's value follows from it (``docs`` of
+:mod:`.dd`): ``C0 == 252`` → ``C1 = 0``; ``C0 == 0`` and team 1 can force every trick
+(:func:`.dd.sweep_possible`) → ``C1 = 252``; otherwise ``C1 = D - C0``, ``D`` the kind's
+card points plus the last trick (:func:`.play.card_total`: 162 at a suit, 130 at a
+sans-atout of 120). At strict's tout-atout ``D`` is 258, more than a capot: team 1's
+value is its own solve (the seats turned by one), and 252 is a capot only for a team
+that can force every trick. :func:`dd_outcomes` turns those into what :func:`.scoring.score_donne`
 — the one success test of the code base — needs: card points per team (a capot counted
 as the profile counts it, ``P_CAPOT_CARD_POINTS``), the announcements every seat declares
 and the belote (:func:`.announce.team_announcements`, :func:`.announce.belote_points`, as
@@ -79,7 +82,8 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
         capot's card points.
     total : int32[n]
         Output: the takers' total ``T_t`` (DD card points + announcements after the
-        capot transfer + belote) for ``levels[0]`` (any non-générale level gives the same).
+        capot transfer + belote), the same at every level below the générale; 0 where
+        ``levels[0]`` is negative.
     made : uint8[m, n]
         Output: 1 when the row's contract at ``levels[i]`` is made under DD play.
     """
@@ -164,31 +168,35 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
                 # The takers' total is the same at every level below the générale.
                 score_donne(t, 0, k, 1, cpts, tricks, ann, bel, prof, score, tricks[t])
                 total[j] = score[S_TOTAL0 + t]
-            # A capot or générale bid is scored as the sweep of the takers (of the bidder
-            # alone) when they can force it.
+            # A générale is scored as the bidder's sweep when he alone can force it.
             capot_pts[t] = prof[L.P_CAPOT_CARD_POINTS]
             capot_pts[1 - t] = 0
             capot_tricks[t] = 8
             capot_tricks[1 - t] = 0
-            # Whether the takers can force every trick: their DD line says it where a
-            # capot is the most a team can take; elsewhere asked once, when a level needs it.
-            team_sweeps = (capot1 if t == 1 else capot0) if constant_sum else -1
+            # Whether the takers can force every trick (the bidder alone cannot if his
+            # team cannot): yes when their DD line is their sweep; no where a capot is
+            # the most a team can take and it is not; elsewhere asked once, when a
+            # générale needs it.
+            capot_t = capot1 if t == 1 else capot0
+            team_sweeps = 1 if capot_t else (0 if constant_sum else -1)
             for i in range(m):
                 lv = levels[i, j]
                 if lv < 0:
                     made[i, j] = 0
-                elif lv < nv:
+                elif lv <= nv:
+                    # RULES.md: made under DD "exactly when its success test holds with
+                    # those card points": a capot when the takers' DD value is their
+                    # sweep (252), not where they take more without one (strict's
+                    # tout-atout).
                     made[i, j] = score_donne(t, lv, k, 1, cpts, tricks, ann, bel, prof,
                                              score, tricks[t])
                 else:
-                    # RULES.md: a capot or générale bid "is made by its tricks (all eight;
-                    # for a générale, all eight by the bidder)": made when the takers (the
-                    # bidder alone) can force them, even where they would take more
-                    # points without a sweep (strict's tout-atout).
+                    # RULES.md: "a générale under double-dummy play is a separate yes/no
+                    # question: can the bidder alone win all eight tricks".
                     if team_sweeps < 0:
                         team_sweeps = sweep_possible(S, k, prof, leader, trick, 0, t, 0)
                     sweeps = team_sweeps == 1
-                    if sweeps and lv == nv + 1:
+                    if sweeps:
                         if not loaded:
                             begin_solve(S, h, k, prof)
                             loaded = True

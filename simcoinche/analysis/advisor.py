@@ -21,8 +21,8 @@
 4. **Common random numbers.** Every action is evaluated on the same deals, and the
    continuation of a deal draws the same random numbers whatever the action; card play
    reads neither the bid level nor the coinche, so one play of each (deal, taker,
-   contract kind) serves every action reaching it (under ``--play dd`` a capot or
-   générale gets a play of its own: its takers play for every trick). Differences
+   contract kind) serves every action reaching it (under ``--play dd`` a générale gets a
+   play of its own: the bidder alone plays for every trick). Differences
    between actions therefore have much smaller intervals than the actions' own values
    (``vs_best``).
 
@@ -169,12 +169,13 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
     prof : int32[PROFILE_LEN]
         Packed profile.
     for_sweep : bool[m], optional
-        The rows whose contract is a capot or a générale. RULES.md: such a bid "is made
-        by its tricks", so under DD play its takers play for every trick: where they can
-        force them, the row is their sweep (the profile's capot card points, tricks
-        ``8/0``), even where their points' DD line avoids it (strict's tout-atout, where
-        a team can take up to 258 without a capot). Elsewhere a team that can force
-        every trick has the capot on its DD line too, so the flag changes nothing.
+        The rows whose contract is a générale. RULES.md: "a générale under double-dummy
+        play is a separate yes/no question: can the bidder alone win all eight tricks";
+        where he can, the row is his sweep (the profile's capot card points, tricks
+        ``8/0``, all 8 his), even where his team's points' DD line avoids the sweep
+        (strict's tout-atout, where a team can take up to 258 without a capot).
+        Elsewhere a bidder who can force every trick has his team's capot on its DD line
+        too, so the flag changes nothing.
 
     Returns
     -------
@@ -214,17 +215,18 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
         c0[rows_k] = out[k][inv.ravel()]
     nv = int(prof[P_N_BID_VALUES])
     has_generale = bool(_generale_value(prof))
-    # Levels asked of dd_outcomes: 0 (the DD line), the capot, the générale.
-    levels = [0, nv, nv + 1] if has_generale else [0, nv]
+    # Levels asked of dd_outcomes: 0 (the DD line) and the générale.
+    generale = 1
+    levels = [0, nv + 1] if has_generale else [0]
     lv = np.ascontiguousarray(np.repeat(np.array(levels, dtype=np.int64)[:, None], m,
                                         axis=1))
     points, sweep, _, made = _outcomes(hands, np.full(m, dealer, dtype=np.int64), taker,
                                        kind, c0, lv, prof)
     sweep = sweep != 0                           # [m, 2]: that team wins all 8 tricks
     team = taker & 1
-    if for_sweep is not None:
-        # A capot or générale: the takers' forced sweep where they can force it.
-        forced = np.asarray(for_sweep, dtype=bool) & (made[1] == 1)
+    if for_sweep is not None and has_generale:
+        # A générale: the bidder's sweep where he alone can force it.
+        forced = np.asarray(for_sweep, dtype=bool) & (made[generale] == 1)
         rows = np.flatnonzero(forced)
         points[rows, team[rows]] = int(prof[P_CAPOT_CARD_POINTS])
         points[rows, 1 - team[rows]] = 0
@@ -237,9 +239,9 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
     if has_generale:
         # The bidder alone can force every trick (the générale level made) and the row
         # is his team's sweep: all 8 are his; otherwise at most 7 of his team's tricks
-        # (a row not played for the sweep keeps the points' line, which at strict's
+        # (a row not played for the générale keeps the points' line, which at strict's
         # tout-atout may leave the other team a trick).
-        own = np.where((made[2] == 1) & (own == 8), 8, np.minimum(own, 7))
+        own = np.where((made[generale] == 1) & (own == 8), 8, np.minimum(own, 7))
     pc[PC_TAKER_TRICKS] = own
     declare = np.ones(4, dtype=np.uint8)
     ann = np.zeros(2, dtype=np.int32)
@@ -263,9 +265,10 @@ def _generale_value(prof: np.ndarray) -> int:
     return int(prof[P_GENERALE_VALUE])
 
 
-#: Play modes that play a capot or générale otherwise than a lower contract of the same
-#: kind, so :func:`evaluate` gives those contracts plays of their own (keyword
-#: ``for_sweep``): double dummy, whose takers then play for every trick (:func:`play_dd`).
+#: Play modes that play a générale otherwise than a lower contract of the same kind, so
+#: :func:`evaluate` gives those contracts plays of their own (keyword ``for_sweep``):
+#: double dummy, where a générale asks whether the bidder alone can win every trick
+#: (:func:`play_dd`).
 SWEEP_PLAYS_APART: frozenset[PlayMode] = frozenset({play_dd})
 
 #: Card play of the final contracts by name (``--play``): ``heuristic`` the model
@@ -547,7 +550,7 @@ class Plays(NamedTuple):
     #: int8[p]: the taker's seat and the contract kind of each play.
     taker: np.ndarray
     kind: np.ndarray
-    #: bool[p]: the play is of a capot or générale played apart (``for_sweep``).
+    #: bool[p]: the play is of a générale played apart (``for_sweep``).
     for_sweep: np.ndarray
 
 
@@ -556,9 +559,9 @@ def play_keys(contracts: np.ndarray, sweep_level: int | None) -> Plays:
 
     Card play reads neither the bid level nor the coinche, so one play of a (deal,
     taker, kind) serves every action that ends in that contract. With ``sweep_level``
-    (the capot's ladder level, for a play mode of :data:`SWEEP_PLAYS_APART`) the
-    contracts at that level or above (capot, générale) get plays of their own, after
-    the lower contracts' play of the same (deal, taker, kind).
+    (the générale's ladder level, for a play mode of :data:`SWEEP_PLAYS_APART`) the
+    contracts at that level get plays of their own, after the lower contracts' play of
+    the same (deal, taker, kind).
 
     Parameters
     ----------
@@ -625,10 +628,9 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     check_faults(contracts[C_FAULTS], codes if names is None else names, prof,
                  lambda i: f"deal {kept.index[i % n]} after "
                            f"{format_action(cands[i // n], prof)}")
-    # One play per distinct (deal, taker, kind); double dummy plays a capot or générale
-    # apart, for every trick.
+    # One play per distinct (deal, taker, kind); double dummy plays a générale apart.
     apart = play_fn in SWEEP_PLAYS_APART
-    plays = play_keys(contracts, len(prof.bid_values) if apart else None)
+    plays = play_keys(contracts, len(prof.bid_values) + 1 if apart else None)
     extra = {"for_sweep": plays.for_sweep} if apart else {}
     pc = play_fn(run_key, np.ascontiguousarray(kept.hands[plays.deal]), observed.dealer,
                  plays.taker, plays.kind, codes, rows, packed, names=names, **extra)
