@@ -9,6 +9,7 @@ import sys
 import numba
 import numpy as np
 import pytest
+from dd_deals import ABOVE_252_AT_STRICT_TA, GENERALE_OFF_THE_LINE_STRICT_TA
 
 from simcoinche import advise
 from simcoinche._kernels.auction import (
@@ -230,17 +231,6 @@ def test_play_dd_scores_each_contract_as_odds_play_dd():
                               np.where(c0 == 252, prof.capot_card_points, c0))
 
 
-# Strict's tout-atout (248 card points, 258 with the last trick), dealer 1: team 0 can
-# force every trick, yet its points' DD line leaves team 1 a trick and takes 254, more
-# than a capot's 252 (test_dd_api.ABOVE_252_AT_STRICT_TA).
-SWEEP_OFF_THE_LINE_STRICT_TA = ["TS JH KH 8D 9D 9C TC JC", "7S AS 8H QH 7D 8C QC AC",
-                                "8S 9S JS TD JD QD KD 7C", "QS KS 7H 9H TH AH AD KC"]
-# Strict's tout-atout, dealer 3: seat 0 alone can win every trick, yet team 0's points'
-# DD line takes 254 without a sweep.
-GENERALE_OFF_THE_LINE_STRICT_TA = ["JS 9S AS 8S JH 9H JD 9D", "QS KS KH AH TD 8C 9C AC",
-                                   "TS 8D QD KD AD TC JC QC", "7S 7H 8H TH QH 7D 7C KC"]
-
-
 def test_play_dd_a_capot_is_made_only_when_the_takers_dd_value_is_their_sweep():
     """RULES.md: a contract is made under double-dummy play "exactly when its success
     test holds with those card points". On a deal where the takers could force every
@@ -256,7 +246,7 @@ def test_play_dd_a_capot_is_made_only_when_the_takers_dd_value_is_their_sweep():
     prof = get_profile("strict")
     kind, nv = 5, len(prof.bid_values)
     levels = np.arange(prof.n_levels, dtype=np.int64)
-    deal = parse_deal(SWEEP_OFF_THE_LINE_STRICT_TA)
+    deal = parse_deal(ABOVE_252_AT_STRICT_TA)
     for turn in (0, 1):
         # Seat s holds what seat s - turn holds in the named deal; the dealer turns too.
         hands = np.array([[deal[(s - turn) % 4] for s in range(4)]] * 2, dtype=np.uint32)

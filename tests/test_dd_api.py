@@ -21,13 +21,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from dd_deals import ABOVE_252_AT_STRICT_TA, HONOURS_TO_TEAM_0
 
 from simcoinche._kernels import dd as kdd
 from simcoinche.analysis import dd
 from simcoinche.commands.cli import main
 from simcoinche.rules import reference as ref
 from simcoinche.rules import reference_dd as rdd
-from simcoinche.rules.cards import format_card, parse_card, parse_hand
+from simcoinche.rules.cards import CONTRACT_KIND_NAMES, format_card, parse_card, parse_hand
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import get_profile
 
@@ -210,11 +211,6 @@ def test_table_is_252_to_the_team_that_takes_every_trick():
     assert dd.generales(hands, 0, "classic")["H"] == [1]
 
 
-# Team 0 (seats 0 and 2) holds every ace, ten, king and queen; seat 0 leads (dealer 3).
-HONOURS_TO_TEAM_0 = ["AS TS KS QS AH TH KH QH", "7S 8S 9S JS 7H 8H 9H JH",
-                     "AD TD KD QD AC TC KC QC", "7D 8D 9D JD 7C 8C 9C JC"]
-
-
 @pytest.mark.parametrize("profile", ["classic", "stephanoise", "strict"])
 def test_a_sans_atout_capot_is_252_whatever_the_card_points_of_the_kind(profile):
     """'252 to a team that wins every trick' (RULES.md, double-dummy values, every
@@ -222,12 +218,6 @@ def test_a_sans_atout_capot_is_252_whatever_the_card_points_of_the_kind(profile)
     sans-atout cards are worth 120 (classic's 152), so the capot's last trick brings
     team 0 to 252 there too, and team 1 has 0 (not 220 and -58)."""
     assert dd.table(HONOURS_TO_TEAM_0, 3, profile)["SA"] == (252, 0)
-
-
-# A strict deal whose tout-atout value passes 252: team 0 could take every trick (252),
-# but takes 254 (258 = 248 card points + 10 in all) by leaving team 1 a trick of 4.
-ABOVE_252_AT_STRICT_TA = ["TS JH KH 8D 9D 9C TC JC", "7S AS 8H QH 7D 8C QC AC",
-                          "8S 9S JS TD JD QD KD 7C", "QS KS 7H 9H TH AH AD KC"]
 
 
 def test_strict_tout_atout_values_run_to_258_without_a_capot():
@@ -270,11 +260,6 @@ def test_card_values_of_team_1_at_strict_tout_atout_are_its_own_perfect_play():
                                                                      "QS": 252}
 
 
-def _dd_total(kind: str, profile: str) -> int:
-    k = ["S", "H", "D", "C", "SA", "TA"].index(kind)
-    return sum(ref.card_points(c, k, profile) for c in range(32)) + 10
-
-
 @pytest.mark.parametrize("profile", ["stephanoise", "strict"])
 def test_without_a_capot_both_teams_share_the_kinds_card_points_plus_the_last_trick(
         profile):
@@ -292,7 +277,7 @@ def test_without_a_capot_both_teams_share_the_kinds_card_points_plus_the_last_tr
         tab = dd.table(hands, dealer, profile)
         turned = dd.table(hands[1:] + hands[:1], (dealer - 1) % 4, profile)
         for kind, (t0, t1) in tab.items():
-            total = _dd_total(kind, profile)
+            total = rdd.dd_total(CONTRACT_KIND_NAMES.index(kind), profile)
             assert t1 == turned[kind].team0, (kind, hands, dealer)
             if total <= 252:
                 assert t0 + t1 == total or {t0, t1} == {0, 252}, (kind, t0, t1)

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 import pandas as pd
 import pytest
+from dd_deals import ABOVE_252_AT_STRICT_TA, HONOURS_TO_TEAM_0
 from interrupt import default_sigint
 
 from simcoinche._kernels import dd
@@ -173,11 +174,6 @@ def test_dd_capot_and_generale_of_team_1_from_team_0_value():
         assert total[0] == prof.capot_card_points + 20  # belote: K and Q of spades
 
 
-# Team 0 (seats 0 and 2) holds every ace, ten, king and queen; seat 0 leads (dealer 3).
-HONOURS_TO_TEAM_0 = ["AS TS KS QS AH TH KH QH", "7S 8S 9S JS 7H 8H 9H JH",
-                     "AD TD KD QD AC TC KC QC", "7D 8D 9D JD 7C 8C 9C JC"]
-
-
 def _strict_outcomes(c0: int, kind: int, taker: int):
     prof = get_profile("strict")
     hands = np.array([[parse_hand(h) for h in HONOURS_TO_TEAM_0]], np.uint32)
@@ -201,12 +197,6 @@ def test_dd_outcomes_count_strict_sans_atout_points_out_of_130_and_its_capot_as_
         assert made_dd[:, 0].tolist() == made
     points, swept, _, _ = _strict_outcomes(90, 4, 0)
     assert points[0].tolist() == [90, 40] and swept[0].tolist() == [0, 0]
-
-
-# A strict deal whose tout-atout value passes 252 (dealer 1): team 0 could take every
-# trick (252), but takes 254 (258 in all) by leaving team 1 a trick of 4.
-ABOVE_252_AT_STRICT_TA = ["TS JH KH 8D 9D 9C TC JC", "7S AS 8H QH 7D 8C QC AC",
-                          "8S 9S JS TD JD QD KD 7C", "QS KS 7H 9H TH AH AD KC"]
 
 
 def test_at_strict_tout_atout_each_team_has_its_own_solve_and_a_capot_is_its_dd_sweep():

@@ -4,7 +4,9 @@ RULES.md, "Rulings on points the sources leave open": the double-dummy (DD) valu
 card points a team reaches when all four hands are visible and both sides play perfectly;
 252 to a team that wins every trick. The search here maximises team 0's card points
 ``C0`` (team 0 = seats 0 and 2 maximise, seats 1 and 3 minimise); the facade derives team
-1's value from it (``simcoinche.analysis.dd``).
+1's value from it (``simcoinche.analysis.dd``), except at strict's tout-atout, where the
+teams share 258 points without a capot: there team 1's value is its own solve, seats
+turned by one.
 
 Bit layout: a hand or card set is a bitboard (bit ``suit * 8 + rank``, ranks
 ``7 8 9 T J Q K A`` = 0..7, suits S H D C); ``trump`` is the contract kind (0..3 a
@@ -32,7 +34,8 @@ Search (all numbers measured in ``benchmarks/dd.py``):
   partner's master or into a partner's ruff; a follower wins the trick cheaply, gives
   points to a partner who wins, or discards its cheapest card);
 - bounds from the points still in play: team 0 cannot get more than the points left
-  plus the last trick (plus the capot bonus while a capot is possible); at a trick
+  plus the last trick (or, while a capot is possible, the capot's last-trick bonus if it
+  is larger, ``W_OPEN``); at a trick
   boundary, minus the points sure to team 1 and at least the points sure to team 0: the
   trumps a team holds above the other team's best trump (each falls in a trick its team
   wins), and the master of a suit no opponent can trump that the leader's side can lead
@@ -45,8 +48,9 @@ Search (all numbers measured in ``benchmarks/dd.py``):
   bounds kept from one probe to the next.
 
 No allocation per node: the scratch (:func:`new_scratch`) is made once per thread. Every
-array index of the search goes through :func:`_ix` (unsigned), so numba emits no
-negative-index check at each access: 0.83× the time of signed indices.
+array index in this module's search goes through :func:`_ix` (unsigned), so numba emits
+no negative-index check at each access: 0.83× the time of signed indices (the play
+kernels' :func:`.play.legal_mask_win` keeps its own, signed, measured as no gain).
 """
 
 from __future__ import annotations
@@ -87,7 +91,7 @@ from simcoinche._kernels.dd_scratch import (
     new_scratch,
 )
 from simcoinche._kernels.layout import P_LAST_TRICK_BONUS, PROFILE_LEN
-from simcoinche._kernels.play import WIN_KEY, card_points, legal_mask_win
+from simcoinche._kernels.play import WIN_KEY, card_points, card_total, legal_mask_win
 from simcoinche._kernels.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
 
 
@@ -258,9 +262,7 @@ def begin_solve(S, hands, trump, prof):
     # trick has 252 in all, so its last trick then adds 252 minus the card points (100 at
     # 152, 132 at a sans-atout of 120, 4 at a tout-atout of 248). Without a capot the
     # teams' points add up to the card points plus the last trick.
-    cards = 0
-    for c in range(32):
-        cards += W[_ix(W_POINTS + c)]
+    cards = card_total(trump, prof)
     der = W[_ix(P_LAST_TRICK_BONUS)]
     W[_ix(W_CAPOT)] = DD_CAPOT - cards
     W[_ix(W_OPEN)] = max(DD_CAPOT - cards, der)
@@ -990,8 +992,9 @@ def _midpoint(lower, upper, no_capot_max):
     """The next probe in ``(lower, upper]``: the middle, but never beyond
     ``no_capot_max + 1`` while a smaller value is still possible. Without a capot a
     team's points are at most the card points plus the last trick (162 at 152 card
-    points), so values between that and 252 never occur and a probe there only asks
-    "capot?"."""
+    points, 130 at 120), so values between that and 252 never occur and a probe there
+    only asks "capot?". (Where that total passes 252, 258 at strict's tout-atout, the
+    values run to it and there is no such gap.)"""
     if lower < no_capot_max < upper:
         return (lower + no_capot_max + 2) // 2
     return (lower + upper + 1) // 2

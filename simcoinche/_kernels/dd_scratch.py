@@ -50,7 +50,6 @@ W_REP_VALUES = W_REPS + 8         # [8] root_values: the value of each class
 W_CLASS_MARK = W_REP_VALUES + 8   # [32] root_classes: class of each searched card, -1
 W_CARD_CLASS = W_CLASS_MARK + 32  # [32] root_values: class of each legal card, -1
 W_TABLE = W_CARD_CLASS + 32       # [2 * 2**log2] transposition table: key, data
-W_LEN = W_TABLE                   # length without the table
 
 
 class Scratch(NamedTuple):

@@ -70,14 +70,13 @@ from simcoinche._kernels.layout import (
     P_ALLOW_SA,
     P_ALLOW_TA,
     P_BID_VALUES,
-    P_LAST_TRICK_BONUS,
     P_N_BID_VALUES,
 )
 from simcoinche._kernels.play import (
     PLAIN_HIGHER,
     TRUMP_HIGHER,
     card_points,
-    card_total,
+    points_total,
     trick_winner,
 )
 from simcoinche._kernels.players import (
@@ -332,9 +331,9 @@ def defence_eval(hand, k, params, row):
 
 @njit(cache=True, inline="always")
 def kind_total(kd, prof):
-    """Card points of a donne at contract kind ``kd`` with the last trick (162 at a suit;
-    classic TA/SA 162, stephanoise/strict SA 130, strict TA 258), from the profile."""
-    return np.float64(card_total(kd, prof) + prof[P_LAST_TRICK_BONUS])
+    """Card points of a donne at contract kind ``kd`` with the last trick
+    (:func:`.play.points_total`), as a float for the heuristic's estimates."""
+    return np.float64(points_total(kd, prof))
 
 
 @njit(cache=True, inline="always")

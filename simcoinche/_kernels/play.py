@@ -118,6 +118,14 @@ def card_total(trump, prof):
     return t
 
 
+@njit(cache=True, inline="always")
+def points_total(trump, prof):
+    """Both teams' points together when neither wins every trick: the 32 cards' points
+    under contract kind ``trump`` (:func:`card_total`) plus the last trick (162 at 152
+    card points, 130 at 120, 258 at strict's tout-atout)."""
+    return card_total(trump, prof) + np.int64(prof[L.P_LAST_TRICK_BONUS])
+
+
 def _win_keys() -> np.ndarray:
     """Ordering key of every card in every trick: ``WIN_KEY[trump, led, card]``.
 

@@ -46,7 +46,7 @@ import numpy as np
 
 from simcoinche._kernels import dd as _dd
 from simcoinche._kernels.dd_scratch import DD_CAPOT
-from simcoinche._kernels.play import card_total
+from simcoinche._kernels.play import points_total
 from simcoinche.rules import reference as ref
 from simcoinche.rules.cards import (
     CARDS_PER_HAND,
@@ -273,9 +273,9 @@ def parse_deal(hands: Any) -> list[int]:
 
 def _dd_total(kind: int, prof: Profile) -> int:
     """Both teams' DD points together when neither takes every trick: the kind's card
-    points (the kernels' :func:`~simcoinche._kernels.play.card_total`) plus the last
-    trick (the readable reference computes its own, as an oracle must)."""
-    return int(card_total(kind, prof.packed)) + prof.last_trick_bonus
+    points plus the last trick (the kernels' :func:`~simcoinche._kernels.play.points_total`;
+    the readable reference computes its own, as an oracle must)."""
+    return int(points_total(kind, prof.packed))
 
 
 def _team1_from_team0(S: _dd.Scratch, hands: Sequence[int], leader: int,
