@@ -277,9 +277,9 @@ def thinks(pos: dict) -> bool:
 @pytest.mark.parametrize("tricks", [(0, 1), (2, 3), (4, 6)])
 def test_worlds_solved_together_choose_the_card_of_every_world_solved_in_full(tricks):
     """The worlds of one decision are solved together (one class searched exactly per
-    world, the others bounded by one probe, exact where they can still be best): the
-    card and the random stream after it are those of solving every world for every
-    card, on random positions of every contract kind, ties included."""
+    world, the others bounded by one probe, more solved only while the choice is not
+    determined): the card and the random stream after it are those of solving every
+    world for every card, on random positions of every contract kind, ties included."""
     r = random.Random(f"together-{tricks}")
     T = P.new_think(np.int64(14))
     T_full = P.new_think(np.int64(14))
@@ -301,6 +301,41 @@ def test_worlds_solved_together_choose_the_card_of_every_world_solved_in_full(tr
         assert got == want, pos
         assert (st == st_full).all()
         checked += 1
+
+
+def test_a_card_that_alone_can_be_best_is_chosen_without_its_exact_sum():
+    """When one class's lower sum is above every other class's upper sum, the choice is
+    determined: the decision stops there, its class not solved exactly in every world,
+    and the card and the random stream are still those of every world solved in full."""
+    r = random.Random("alone-best")
+    T = P.new_think(np.int64(14))
+    T_full = P.new_think(np.int64(14))
+    params = np.zeros((2, PARAM_LEN))
+    params[:, P.PM_WORLDS] = 16
+    shortcuts = 0
+    for _ in range(300):
+        pos = random_midgame(r, r.randint(0, 2), r.randrange(4))
+        if not thinks(pos):
+            continue
+        hand = np.uint32(pos["hands"][pos["seat"]])
+        legal = np.uint32(legal_mask(hand, pos["trick"], pos["n"], pos["kind"], PROF))
+        st = rng(r.randrange(1, 200))
+        st_full = st.copy()
+        want = P.every_world_card(T_full, hand, legal, pos["trick"], pos["n"], pos["info"],
+                                  params, 0, PROF, st_full)
+        got = P.pimc_card(T, hand, legal, pos["trick"], pos["n"], pos["info"], params, 0,
+                          PROF, st)
+        assert got == want, pos
+        assert (st == st_full).all()
+        j = T.card_class[got]
+        if T.sum_lo[j] != T.sum_hi[j]:
+            # Chosen on bounds: every other class's upper sum is below its lower sum.
+            others = [i for i in range(int(T.card_class.max()) + 1) if i != j]
+            assert all(T.sum_hi[i] < T.sum_lo[j] for i in others)
+            shortcuts += 1
+            if shortcuts == 5:
+                break
+    assert shortcuts == 5
 
 
 def test_worlds_parameter_is_a_whole_number_in_range():

@@ -9,11 +9,12 @@ thinks at the auction when its ``bid_worlds`` is positive (:mod:`.think_bid`); `
 the parameter ``worlds`` (offset ``PM_WORLDS`` of the row, default 32:
 :mod:`simcoinche.players.registry`).
 
-The worlds of one decision are solved together (:func:`class_sums`): only the card that
-can be best needs its exact sum, so in each world one class of equivalent cards is solved
-exactly and the others get one null-window probe against it, solved exactly only where
-they may still reach the best sum. The card played, and the draws, are those of solving
-every world exactly for every card.
+The worlds of one decision are solved together (:func:`class_sums`): only the cards that
+can be best need their exact sums, and not even those when one card alone can be best.
+In each world one class of equivalent cards is solved exactly and the others get one
+null-window probe against it; more is solved, world by world, only while the choice is
+not determined. The card played, and the draws, are those of solving every world exactly
+for every card.
 
 What the worlds respect (the public ``info`` array of :mod:`.players`, nothing else):
 
@@ -186,20 +187,23 @@ def _exact(T, w, j, kind, prof, leader, n, capot_open, guess):
 @njit(cache=True, nogil=True)
 def class_sums(T, worlds, kind, prof, leader, n, capot_open):
     """The worlds ``T.hands[:worlds]`` solved together: each class's value summed over the
-    worlds, exact for every class that can still be best, bounds for the others.
+    worlds, as far as the choice needs it.
 
     The classes of equivalent legal cards come from :func:`.dd.root_classes` (the seat's
     hand and the cards in play are the same in every world). The first world is solved
     exactly for every class. In each later world only the class whose sum is best so far
     is solved exactly; every other class gets one null-window search "does it reach the
-    best class's value in this world?", which leaves it an upper bound when it does not
-    (most of the time) and is solved exactly when it does. At the end, every class whose
-    upper sum still reaches the best lower sum is solved exactly in the worlds where it
-    is not yet, until none is left: the best sum and every class that ties it are then
-    exact, so the choice and its ties are those of solving every class exactly.
+    best class's value in this world?" (raised by half the lead per world the best class
+    has taken over it so far: a class far behind needs only a loose bound), which leaves
+    it an upper bound when it does not (most of the time) and is solved exactly when it
+    does. Then :func:`_settle` solves more, world by world, until the choice is
+    determined.
 
     Fills ``T.reps``, ``T.card_class``, ``T.sum_lo`` / ``T.sum_hi`` (equal for an exact
-    class) and ``T.lo`` / ``T.hi``. Returns the number of classes.
+    class) and ``T.lo`` / ``T.hi``. Returns the number of classes. On return, either one
+    class is the only one whose upper sum reaches the best lower sum (it alone can be
+    best, whatever its exact sum), or every such class is exact, so the choice and its
+    ties are those of solving every class exactly.
     """
     S = T.solver
     dd.begin_solve(S, T.hands[0], kind, prof)
@@ -226,16 +230,20 @@ def class_sums(T, worlds, kind, prof, leader, n, capot_open):
             if T.sum_lo[j] > T.sum_lo[best]:
                 best = j
         v_best = _exact(T, w, best, kind, prof, leader, n, capot_open, T.guess[best])
-        t = max(v_best, np.int64(1))
         for j in range(k):
             if j == best:
                 continue
+            # The best class's lead over this one in the w worlds before: a class far
+            # behind is asked about a higher value, which fails faster and still bounds
+            # it (a bound only; :func:`_settle` solves whatever the choice needs).
+            lead = T.sum_lo[best] - v_best - T.sum_hi[j]
+            t = max(v_best, np.int64(1)) + (lead // (2 * w) if lead > 0 else 0)
             r = dd.card_value(S, kind, prof, leader, T.trick, n, capot_open, T.reps[j], -1, t)
             if r >= t:
-                # It reaches the best class here: solved exactly from its bound.
+                # It reaches that value here: solved exactly from its bound.
                 _exact(T, w, j, kind, prof, leader, n, capot_open, r)
             else:
-                # Below the best class here: at most r.
+                # Below it here: at most r.
                 T.hi[w, j] = r
                 T.sum_hi[j] += r
     _settle(T, worlds, k, kind, prof, leader, n, capot_open)
@@ -244,27 +252,43 @@ def class_sums(T, worlds, kind, prof, leader, n, capot_open):
 
 @njit(cache=True, nogil=True)
 def _settle(T, worlds, k, kind, prof, leader, n, capot_open):
-    """Solve exactly, world by world, every class whose upper sum reaches the best lower
-    sum and that is not exact yet, until there is none (:func:`class_sums`)."""
+    """Solve exactly until the choice is determined (:func:`class_sums`).
+
+    The contenders are the classes whose upper sum reaches the best lower sum. While
+    there are several and one of them is not exact, the world where the contenders not
+    yet exact are least known (the largest sum of ``hi - lo``) is solved exactly for
+    them, and the contenders are counted again: the choice is often settled after a few
+    worlds, before every contender is exact.
+    """
     S = T.solver
     while True:
         top = T.sum_lo[0]
         for j in range(1, k):
             top = max(top, T.sum_lo[j])
         open_ = 0
+        contenders = 0
         for j in range(k):
-            if T.sum_hi[j] >= top and T.sum_lo[j] != T.sum_hi[j]:
-                open_ |= 1 << j
-        if open_ == 0:
+            if T.sum_hi[j] >= top:
+                contenders += 1
+                if T.sum_lo[j] != T.sum_hi[j]:
+                    open_ |= 1 << j
+        if open_ == 0 or contenders == 1:
             return
+        widest = 0
+        gap = np.int64(-1)
         for w in range(worlds):
-            loaded = False
+            g = np.int64(0)
             for j in range(k):
-                if (open_ >> j) & 1 and T.lo[w, j] != T.hi[w, j]:
-                    if not loaded:
-                        dd.begin_solve(S, T.hands[w], kind, prof)
-                        loaded = True
-                    _exact(T, w, j, kind, prof, leader, n, capot_open, np.int64(T.hi[w, j]))
+                if (open_ >> j) & 1:
+                    g += T.hi[w, j] - T.lo[w, j]
+            if g > gap:
+                gap = g
+                widest = w
+        dd.begin_solve(S, T.hands[widest], kind, prof)
+        for j in range(k):
+            if (open_ >> j) & 1 and T.lo[widest, j] != T.hi[widest, j]:
+                _exact(T, widest, j, kind, prof, leader, n, capot_open,
+                       np.int64(T.hi[widest, j]))
 
 
 @njit(cache=True, inline="always")
@@ -360,14 +384,23 @@ def pimc_card(T, hand, legal, trick, n, info, params, row, prof, st):
         for s in range(4):
             # Seats renumbered so that the player's team is the solver's team 0.
             T.hands[w, (s - team) & 3] = T.world[s]
-    class_sums(T, worlds, kind, prof, leader, n, capot_open)
-    # A card's sum is its class's when exact; -1 for a class that cannot be best.
+    k = class_sums(T, worlds, kind, prof, leader, n, capot_open)
+    top = T.sum_lo[0]
+    for j in range(1, k):
+        top = max(top, T.sum_lo[j])
+    # A card's sum is its class's when exact; the best lower sum for the one class that
+    # alone can be best without being exact; -1 for a class that cannot be best.
     m = np.int64(legal)
     while m:
         c = lowest_bit(np.uint32(m))
         m &= m - 1
         j = T.card_class[c]
-        T.sums[c] = T.sum_lo[j] if T.sum_lo[j] == T.sum_hi[j] else -1
+        if T.sum_lo[j] == T.sum_hi[j]:
+            T.sums[c] = T.sum_lo[j]
+        elif T.sum_hi[j] >= top:
+            T.sums[c] = top
+        else:
+            T.sums[c] = -1
     return _best_card(T.sums, legal, st)
 
 
