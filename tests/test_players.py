@@ -24,6 +24,7 @@ from simcoinche.players.registry import (
     get_player,
     param_array,
     params_dict,
+    parse_player_spec,
     parse_players,
 )
 from simcoinche.rules.actions import format_action, parse_action
@@ -72,6 +73,41 @@ def test_param_array_defaults_and_overrides():
         param_array("random", {"x": 1})
     with pytest.raises(InputError, match="is not a number"):
         param_array("random", {"p_open": "lots"})
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("random:max_jump=-5", "'max_jump' of player random must be at least 0, got -5"),
+    ("random:max_jump=1e12", "'max_jump' of player random must be at most 25"),
+    ("random:max_jump=0.5", "'max_jump' of player random must be a whole number"),
+    ("random:p_open=-1", "'p_open' of player random must be at least 0"),
+    ("random:p_overbid=7", "'p_overbid' of player random must be at most 1"),
+    ("random:p_coinche=1.5", "'p_coinche' of player random must be at most 1"),
+    ("random:p_surcoinche=-0.1", "'p_surcoinche' of player random must be at least 0"),
+])
+def test_random_player_probabilities_are_0_to_1_and_jumps_whole_levels(spec, message):
+    """The random player's parameters are probabilities and a jump in ladder levels: a
+    value outside them is refused, naming it (a negative jump made its bid draw loop
+    forever)."""
+    with pytest.raises(InputError, match=message):
+        parse_player_spec(spec)
+
+
+def test_a_parameter_must_be_finite_whatever_the_player():
+    with pytest.raises(InputError, match="'max_jump' of player random must be a finite"):
+        param_array("random", {"max_jump": float("nan")})
+    with pytest.raises(InputError, match="'open_min' of player club must be a finite"):
+        param_array("club", {"open_min": float("inf")})
+
+
+def test_simulate_refuses_a_negative_random_jump_in_one_line(tmp_path, capsys):
+    from simcoinche.commands import cli
+
+    out = tmp_path / "x.parquet"
+    rc = cli.main(["simulate", "-n", "1", "--players", "random:max_jump=-5", "--out",
+                   str(out), "--no-progress"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and "\n" not in err and "max_jump" in err
+    assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
 def test_parse_players_one_kind_or_one_per_team():

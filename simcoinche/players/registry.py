@@ -17,6 +17,7 @@ from functools import cache
 import numpy as np
 
 from simcoinche._kernels import bid_layout as BL
+from simcoinche._kernels import layout as LAYOUT
 from simcoinche._kernels import bidder as B
 from simcoinche._kernels import heuristic as H
 from simcoinche._kernels import players as K
@@ -49,6 +50,9 @@ class Param:
 
     def check(self, kind: str, value: float) -> None:
         """Raise InputError when ``value`` is outside what the parameter accepts."""
+        if not np.isfinite(value):
+            raise InputError(f"parameter {self.name!r} of player {kind} must be a finite "
+                             f"number, got {value:g}")
         if self.integer and value != int(value):
             raise InputError(f"parameter {self.name!r} of player {kind} must be a whole "
                              f"number, got {value:g}")
@@ -78,14 +82,20 @@ RANDOM = PlayerKind(
     "random", K.PLAYER_RANDOM,
     "uniform among legal cards; bids, coinches and passes with fixed probabilities",
     (
-        Param("p_open", K.RP_OPEN, 0.3, "probability of bidding when nobody has bid yet"),
-        Param("p_overbid", K.RP_OVERBID, 0.15, "probability of outbidding an existing bid"),
+        Param("p_open", K.RP_OPEN, 0.3, "probability of bidding when nobody has bid yet",
+              minimum=0.0, maximum=1.0),
+        Param("p_overbid", K.RP_OVERBID, 0.15, "probability of outbidding an existing bid",
+              minimum=0.0, maximum=1.0),
+        # (A longest ladder has MAX_BID_VALUES levels, capot and générale: no jump needs
+        # more; the bid is capped at the top level anyway.)
         Param("max_jump", K.RP_MAX_JUMP, 2.0,
-              "a bid goes 0..max_jump levels above the lowest legal level"),
+              "a bid goes 0..max_jump levels above the lowest legal level", integer=True,
+              minimum=0, maximum=LAYOUT.MAX_BID_VALUES + 1),
         Param("p_coinche", K.RP_COINCHE, 0.05,
-              "probability of coinching an opponents' bid when allowed"),
+              "probability of coinching an opponents' bid when allowed",
+              minimum=0.0, maximum=1.0),
         Param("p_surcoinche", K.RP_SURCOINCHE, 0.25,
-              "probability of surcoinching when allowed"),
+              "probability of surcoinching when allowed", minimum=0.0, maximum=1.0),
     ),
 )
 
