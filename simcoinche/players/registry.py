@@ -17,9 +17,9 @@ from functools import cache
 import numpy as np
 
 from simcoinche._kernels import bid_layout as BL
-from simcoinche._kernels import layout as LAYOUT
 from simcoinche._kernels import bidder as B
 from simcoinche._kernels import heuristic as H
+from simcoinche._kernels import layout as LAYOUT
 from simcoinche._kernels import players as K
 from simcoinche._kernels import score_bid as SB
 from simcoinche._kernels import think_bid as TB
