@@ -421,6 +421,9 @@ def test_bad_advise_options():
         advise(MONSTER, max_bid=105, samples=10, progress=False)
     with pytest.raises(InputError, match="samples must be a positive integer"):
         advise(MONSTER, samples=0, progress=False)
+    # Every sample is a drawn deal: refused before drawing any.
+    with pytest.raises(InputError, match=r"samples \(60,000,000\) must be at most max_draws"):
+        advise(MONSTER, samples=60_000_000, progress=False)
     r = advise(MONSTER, samples=50, max_bid=90, progress=False)
     with pytest.raises(InputError, match="was not evaluated"):
         r.action("100H")

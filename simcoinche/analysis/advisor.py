@@ -750,6 +750,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
         score_outcomes,
     )
     from simcoinche._kernels.rng import seed_key
+    from simcoinche.runs.arguments import samples_within_draws
     from simcoinche.runs.simulation import check_seed, check_threads, positive_int, team_players
 
     prof = get_profile(profile)
@@ -762,6 +763,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     check_model_bidders(codes, rows)
     threads = check_threads(threads)
     max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it
+    samples_within_draws(samples, max_draws)
     table = None if score is None else shipped_table(prof.name)
     if table is not None:
         score = check_score(score, table)

@@ -647,6 +647,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     from simcoinche._kernels.kinds import NO_KINDS
     from simcoinche._kernels.layout import PC_FAULTS, PC_LEN, PC_TOTAL_TAKERS, PC_TRICKS
     from simcoinche._kernels.sampler import made_at_levels
+    from simcoinche.runs.arguments import samples_within_draws
     from simcoinche.runs.simulation import (
         check_seed,
         check_threads,
@@ -673,6 +674,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         check_model_bidders(codes, rows)
     threads = check_threads(threads)
     max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it
+    samples_within_draws(samples, max_draws)
     labels, values = _ladder(prof)
     levels = np.arange(len(labels), dtype=np.int64)  # the ladder, capot, générale
     packed = prof.packed

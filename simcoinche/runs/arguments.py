@@ -16,13 +16,30 @@ from simcoinche.rules.errors import InputError
 _MAX_SEED = (1 << 64) - 1
 
 
+#: The largest count a run accepts (donnes, deals, parties, samples, threads…): row
+#: numbers and counters are int64 in the kernels and the Parquet files.
+MAX_COUNT = (1 << 62) - 1
+
+
 def positive_int(value: Any, what: str) -> int:
-    """``value`` as an ``int`` if it is a positive integer, else InputError naming ``what``."""
+    """``value`` as an ``int`` if it is a positive integer up to :data:`MAX_COUNT`, else
+    InputError naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise InputError(f"{what} must be a positive integer, got {value!r}")
     if value <= 0:
         raise InputError(f"{what} must be a positive integer, got {value}")
+    if value > MAX_COUNT:
+        raise InputError(f"{what} must be at most 2**62 - 1, got {value}")
     return int(value)
+
+
+def samples_within_draws(samples: int, max_draws: int) -> None:
+    """InputError when more deals are asked (``samples``) than may be drawn
+    (``max_draws``): every sample is a drawn deal, so such a run could only fail, after
+    drawing them all."""
+    if samples > max_draws:
+        raise InputError(f"samples ({samples:,}) must be at most max_draws "
+                         f"({max_draws:,}): every sample is a drawn deal")
 
 
 def check_seed(seed: Any) -> int:

@@ -277,9 +277,20 @@ def pimc_lead_arguments(profile: str = "federal") -> tuple[Any, ...]:
 
 
 def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> Path:
+    """The output file ``out``, checked before any work: not a directory, not something
+    the final rename would replace without writing to it (a symbolic link, even a broken
+    one, a device, a pipe), not an existing file unless ``overwrite``, in a writable
+    directory (created when ``default``: the default output's folder)."""
     path = Path(out)
+    if str(out) == "":
+        raise InputError("output path is empty")
+    if path.is_symlink():
+        raise InputError(f"output {str(path)!r} is a symbolic link; give the file it "
+                         "points to")
     if path.is_dir():
         raise InputError(f"output {str(path)!r} is a directory")
+    if path.exists() and not path.is_file():
+        raise InputError(f"output {str(path)!r} is not a regular file")
     if path.exists() and not overwrite:
         raise InputError(f"output {str(path)!r} exists; use --overwrite to replace it")
     parent = path.parent
