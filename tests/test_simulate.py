@@ -212,6 +212,7 @@ def test_cli_options_record_play_threads_players(tmp_path, capsys):
     [
         (["-n", "0"], "n must be a positive integer"),
         (["-n", "-5"], "n must be a positive integer"),
+        (["-n", "99999999999999999999999"], "n must be at most 2**62 - 1"),
         (["-n", "10", "--profile", "nope"], "unknown profile 'nope'"),
         (["-n", "10", "--players", "genius"], "unknown player 'genius'"),
         (["-n", "10", "--players", "random,random,random"], "give one kind or two"),
@@ -235,6 +236,32 @@ def test_cli_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypat
     assert err.count("\n") == 1 and err.startswith("simcoinche: error:")
     assert culprit in err
     assert not list(tmp_path.rglob("*.parquet*"))
+
+
+@pytest.mark.parametrize("what", ["symlink to a file", "broken symlink", "fifo"])
+def test_cli_output_that_a_rename_would_replace_unwritten_is_refused(tmp_path, capsys,
+                                                                      what):
+    """The run writes PATH.partial and renames it to PATH: that would replace a symbolic
+    link (not its target) or a device or pipe (not write to it), so those are refused,
+    even with --overwrite, and left as they were."""
+    out = tmp_path / "out.parquet"
+    target = tmp_path / "target.parquet"
+    if what == "symlink to a file":
+        target.write_bytes(b"precious")
+        out.symlink_to(target)
+    elif what == "broken symlink":
+        out.symlink_to(tmp_path / "nowhere.parquet")
+    else:
+        os.mkfifo(out)
+    assert main(["simulate", "-n", "10", "--out", str(out), "--overwrite",
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert ("is a symbolic link" if "symlink" in what else "is not a regular file") in err
+    assert out.is_symlink() if "symlink" in what else out.is_fifo()
+    if what == "symlink to a file":
+        assert target.read_bytes() == b"precious"
+    assert not (tmp_path / "out.parquet.partial").exists()
 
 
 def test_cli_existing_output_without_overwrite_is_refused(tmp_path, capsys):
@@ -327,3 +354,32 @@ def test_full_and_partial_chunks_share_one_compiled_kernel():
     compiled = set(run_batch.signatures)
     simulate(2500, seed=1, players="random", chunk_size=1000, progress=False)
     assert set(run_batch.signatures) == compiled
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "-n", "100000000", "--threads", "1"],
+    ["match", "heuristic", "club", "--deals", "100000000", "--threads", "1"],
+])
+def test_sigterm_stops_a_run_like_ctrl_c_and_leaves_no_partial_file(tmp_path, command):
+    """SIGTERM (kill, a batch system's limit) while the run writes: exit 130 with one
+    line, and neither the output nor its .partial is left behind."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "killed.parquet"
+    proc = subprocess.Popen([sys.executable, "-m", "simcoinche", *command, "--out",
+                             str(out), "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    partial = tmp_path / "killed.parquet.partial"
+    deadline = time.monotonic() + 240
+    while not partial.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert partial.exists(), "the run did not start writing"
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.strip() == "simcoinche: interrupted"
+    assert not out.exists() and not partial.exists()

@@ -102,13 +102,14 @@ def _not_interruptible(frame: FrameType | None) -> bool:
 _LATER: list[threading.Timer] = []
 
 
-def _send_interrupt_later() -> None:
-    """SIGINT to the main thread again in 50 ms, from a timer thread. To the main thread
+def _send_interrupt_later(signum: int = signal.SIGINT) -> None:
+    """The signal (SIGINT or SIGTERM) to the main thread again in 50 ms, from a timer
+    thread. To the main thread
     only: where the main thread holds SIGINT back (a cache index being written,
     :mod:`simcoinche._kernels.compile_lock`), it waits there until released, instead of
     going to another thread and interrupting the write."""
     timer = threading.Timer(0.05, signal.pthread_kill,
-                            (threading.main_thread().ident, signal.SIGINT))
+                            (threading.main_thread().ident, signum))
     timer.daemon = True
     _LATER.append(timer)
     timer.start()
@@ -120,7 +121,7 @@ def _on_interrupt(signum: int, frame: FrameType | None) -> None:
     (:func:`_not_interruptible`; a command went on compiling and ran in full after a
     Ctrl-C, or died of a segmentation fault): there the interrupt comes again 50 ms later."""
     if _not_interruptible(frame):
-        _send_interrupt_later()
+        _send_interrupt_later(signum)
         return
     raise KeyboardInterrupt
 
@@ -136,7 +137,8 @@ def console(argv: list[str] | None = None) -> int:
     A Ctrl-C that arrives where Python would drop the KeyboardInterrupt or where it would
     do harm (in llvmlite's binding layer, in a finalizer: :func:`_on_interrupt`) is
     delivered again 50 ms later, unless the command has ended by then (once it has, a
-    Ctrl-C is ignored: the process is about to exit).
+    Ctrl-C is ignored: the process is about to exit). SIGTERM is handled the same way, so
+    that a killed run removes its unfinished output too.
 
     Two settings of Python's cyclic garbage collector, for that process only (calling
     :func:`main` from Python leaves the collector alone):
@@ -152,6 +154,10 @@ def console(argv: list[str] | None = None) -> int:
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         # (Left alone when SIGINT is ignored, as in a background job.)
         signal.signal(signal.SIGINT, _on_interrupt)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        # SIGTERM (kill, a batch system's time limit) stops a command as Ctrl-C does: its
+        # output removed, not left half-written (.partial), or a Dask run's parts kept.
+        signal.signal(signal.SIGTERM, _on_interrupt)
     # A first run compiles beside itself, in a second process, kernels it needs later.
     from simcoinche.commands.warmup import compile_beside
     from simcoinche.runs.compiling import set_compile_helper
@@ -165,6 +171,8 @@ def console(argv: list[str] | None = None) -> int:
         # traceback.
         if signal.getsignal(signal.SIGINT) is _on_interrupt:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if signal.getsignal(signal.SIGTERM) is _on_interrupt:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
         for timer in _LATER:
             timer.cancel()
     gc.freeze()
