@@ -549,3 +549,15 @@ def test_the_helpers_continuations_job_compiles_what_advise_runs_beside_its_card
     assert after_advise == after_job
     # The job leaves the card play to advise itself (the longer part of its compile).
     assert card_play_in_job == 0
+
+
+@pytest.mark.parametrize("top", ["-1", "-5"])
+def test_cli_a_negative_top_is_refused_before_any_deal(top, capsys):
+    """--top is 0 (every row) or a number of rows; a negative one used to drop rows from
+    the end and miscount the rest."""
+    status = main(["advise", "--hand", MONSTER, "--samples", "10", "--top", top,
+                   "--no-progress"])
+    cap = capsys.readouterr()
+    assert status == 2 and cap.out == ""
+    assert cap.err == ("simcoinche: error: --top must be 0 (every row) or a number of rows, "
+                       f"got {top}\n")

@@ -73,3 +73,16 @@ def test_every_help_text_prints_its_percent_signs_once():
     assert len(pages) > 10
     for page in pages:
         assert "%%" not in page
+
+
+def test_a_failed_write_to_standard_output_is_one_line_and_exit_1():
+    """``simcoinche profiles > /dev/full``: the write fails when standard output is
+    flushed; one line naming the error, exit status 1, no traceback."""
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "simcoinche", "profiles"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr == "simcoinche: error: No space left on device\n"

@@ -307,3 +307,12 @@ def test_cli_refuses_an_existing_output_or_a_missing_directory(tmp_path, capsys)
     assert main(["match", "heuristic", "random", "--deals", "10", "--out", str(missing)]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert not missing.parent.exists()
+
+
+def test_cli_overwrite_without_an_output_is_refused(capsys):
+    """--overwrite replaces --out: without --out it would be silently ignored."""
+    status = main(["match", "heuristic", "random", "--deals", "10", "--overwrite",
+                   "--no-progress"])
+    cap = capsys.readouterr()
+    assert status == 2 and cap.out == ""
+    assert cap.err == "simcoinche: error: overwrite is for an output file (--out)\n"

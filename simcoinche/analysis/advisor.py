@@ -472,7 +472,10 @@ class AdviceResult:
         } | ({} if self.score is None else {"score": list(self.score)})
 
     def table(self, top: int | None = None) -> str:
-        """The terminal table, best action first (``top``: at most that many rows)."""
+        """The terminal table, best action first (``top``: at most that many rows; None or
+        0 for every row)."""
+        if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
+            raise InputError(f"top must be 0 (every row) or a number of rows, got {top!r}")
         au = self.auction
         d = self.deals
         cons = d.describe().split("; ", 1)

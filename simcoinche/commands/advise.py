@@ -15,6 +15,7 @@ import json
 import sys
 
 from simcoinche.commands import add_auction_arguments, add_deal_arguments, integer
+from simcoinche.rules.errors import InputError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,6 +63,9 @@ def score_pair(text: str) -> tuple[int, int]:
 def run(args: argparse.Namespace) -> int:
     """Evaluate every action and print the table or the JSON."""
     from simcoinche.analysis.advisor import DEFAULT_SAMPLES, advise
+
+    if args.top < 0:
+        raise InputError(f"--top must be 0 (every row) or a number of rows, got {args.top}")
 
     result = advise(args.hand, auction=args.auction, seat=args.seat, dealer=args.dealer,
                     samples=DEFAULT_SAMPLES if args.samples is None else args.samples,

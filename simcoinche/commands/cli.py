@@ -64,7 +64,34 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except OSError as exc:
+        # A write that failed (a full disk, a closed pipe…) outside the outputs' own checks.
+        return _write_failed(exc)
     return int(status or 0)
+
+
+def _write_failed(exc: OSError) -> int:
+    """One line for a failed write, exit status 1."""
+    where = f": {exc.filename}" if exc.filename else ""
+    sys.stderr.write(f"simcoinche: error: {exc.strerror or exc}{where}\n")
+    return 1
+
+
+def _flush_stdout() -> int:
+    """Flush standard output; 1 with one line if that fails (``> /dev/full``), else 0.
+    After a failure stdout goes to the null device, so that Python's own flush at exit
+    does not print a second error."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = 1
+    except OSError as exc:
+        status = _write_failed(exc)
+    else:
+        return 0
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return status
 
 
 def _not_interruptible(frame: FrameType | None) -> bool:
@@ -165,6 +192,7 @@ def console(argv: list[str] | None = None) -> int:
     set_compile_helper(compile_beside)
     try:
         status = main(argv)
+        status = _flush_stdout() or status
     finally:
         # The command has ended: an interrupt from now on, a deferred one sent again
         # included (a timer already awake cannot be cancelled), would only print a

@@ -97,6 +97,8 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
         raise InputError(f"dd must be True or False, got {dd!r}")
     if not isinstance(rows, bool):
         raise InputError(f"rows must be True or False, got {rows!r}")
+    if overwrite and out is None:
+        raise InputError("overwrite is for an output file (--out)")
     if parties is not None:
         return _partie_match(a, b, parties, seed, profile, max_donnes, threads, dd, out,
                              overwrite, chunk_size, progress, rows)
