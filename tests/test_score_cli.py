@@ -323,6 +323,7 @@ def _bad_hands(i: int, j: int, value) -> dict:
 MALFORMED = [
     ("{not json", "invalid JSON"),
     ("[1, 2]", "JSON object"),
+    ('{"dealer": ' + "9" * 5000 + "}", "invalid JSON: Exceeds the limit (4300 digits)"),
     (with_(DONNE3, colour="red"), "unknown key 'colour'"),
     ({k: v for k, v in DONNE3.items() if k != "hands"}, "missing key 'hands'"),
     (_bad_hands(2, 5, "ZZ"), "hands[2][5]: unknown card 'ZZ'"),
@@ -354,7 +355,7 @@ def test_malformed_input_exit_2_one_line(capsys, tmp_path, record, culprit):
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize(("record", "culprit"), MALFORMED[2:])
+@pytest.mark.parametrize(("record", "culprit"), MALFORMED[3:])
 def test_verify_record_raises_input_error(record, culprit):
     with pytest.raises(InputError) as info:
         verify_record(record)
