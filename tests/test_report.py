@@ -189,3 +189,45 @@ def test_report_never_loads_the_record_play_columns(tmp_path, monkeypatch):
     assert asked and asked[0] is not None
     assert "play" not in asked[0] and "auction" not in asked[0]
     assert {"hand_0", "taker", "trump", "made", "marks_t0"} <= set(asked[0])
+
+
+def _with_metadata(run, path, text: bytes):
+    """A copy of ``run`` whose simcoinche metadata is ``text``."""
+    t = pq.read_table(run)
+    md = dict(t.schema.metadata)
+    md[b"simcoinche"] = text
+    pq.write_table(t.replace_schema_metadata(md), path)
+    return path
+
+
+@pytest.mark.parametrize("case", ["bad_json", "list", "all_passed_out", "report_md_is_a_dir"])
+def test_a_report_that_fails_writes_nothing_and_says_why_in_one_line(case, run, tmp_path,
+                                                                       capsys):
+    """Malformed metadata, a run with nothing to report, or a file of the report that
+    cannot be replaced: one line, exit 2, and the output directory as it was (not
+    created, not half-filled)."""
+    src = run
+    out = tmp_path / "out"
+    argv_extra = []
+    if case == "bad_json":
+        src = _with_metadata(run, tmp_path / "bad.parquet", b"{not json")
+        fragment = "has malformed simcoinche metadata"
+    elif case == "list":
+        src = _with_metadata(run, tmp_path / "list.parquet", b"[1, 2]")
+        fragment = "has malformed simcoinche metadata"
+    elif case == "all_passed_out":
+        src = tmp_path / "passed.parquet"
+        simcoinche.simulate(50, seed=1, players="random:p_open=0", out=src)
+        fragment = "no played donne (all passed out)"
+    else:
+        (out / "report.md").mkdir(parents=True)
+        argv_extra = ["--overwrite"]
+        fragment = "report.md': not a regular file"
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    assert _status(["report", str(src), "--out", str(out), "--min-count", "30",
+                    *argv_extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("simcoinche: error: ") and fragment in err, err
+    assert err.count("\n") == 1
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+

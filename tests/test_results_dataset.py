@@ -133,6 +133,16 @@ def test_bad_or_missing_manifest_is_one_line_input_error(dataset, tmp_path, mani
         assert "\n" not in str(exc.value)
 
 
+def test_a_manifest_part_without_a_file_name_is_one_line_input_error(dataset, tmp_path):
+    ds = _copy(dataset[1], tmp_path / "ds")
+    m = json.loads((ds / MANIFEST_NAME).read_text())
+    m["parts"]["0"] = None
+    (ds / MANIFEST_NAME).write_text(json.dumps(m))
+    with pytest.raises(InputError, match="the manifest's part 0 has no file name") as exc:
+        read_results(ds)
+    assert "\n" not in str(exc.value)
+
+
 def test_columns_unknown_or_absent_from_the_dataset(dataset):
     _, ds = dataset
     with pytest.raises(InputError, match="unknown column 'nope'"):

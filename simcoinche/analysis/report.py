@@ -16,9 +16,12 @@ Rates come with a Wilson 95 % interval (:func:`simcoinche.analysis.stats.wilson_
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Mapping
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,7 +37,7 @@ from simcoinche.analysis.win_probability import (
     win_probability_pivot,
 )
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
-from simcoinche.rules.errors import InputError
+from simcoinche.rules.errors import InputError, RunError
 from simcoinche.rules.profiles import get_profile
 from simcoinche.runs.results import COLUMNS, read_metadata, read_results, read_table
 
@@ -141,18 +144,60 @@ class Report:
 
 
 def _check_out_dir(out_dir: str | os.PathLike[str], overwrite: bool) -> Path:
+    """The output directory, checked but not created (:func:`_staged` creates it once
+    the report is complete): not a file, empty unless ``overwrite``, writable (or, when
+    missing, its nearest existing parent)."""
     p = Path(out_dir)
+    if str(out_dir) == "":
+        raise InputError("output directory is empty")
     if p.exists() and not p.is_dir():
         raise InputError(f"output {str(p)!r} is a file, not a directory")
     if p.is_dir() and any(p.iterdir()) and not overwrite:
         raise InputError(f"output directory {str(p)!r} is not empty; use --overwrite")
-    try:
-        p.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"cannot create {str(p)!r}: {exc.strerror}") from None
-    if not os.access(p, os.W_OK):
-        raise InputError(f"cannot write into {str(p)!r}")
+    existing = p
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise InputError(f"cannot write into {str(existing)!r}")
     return p
+
+
+@contextlib.contextmanager
+def _staged(out: Path) -> Iterator[Path]:
+    """A fresh temporary directory to write the report in; moved into ``out`` (created
+    if missing) only when the report is complete, ``report.md`` last. A report that
+    fails leaves ``out`` as it was: no half-written report, no empty directory. Every
+    file it would replace is checked first (a directory or a read-only file of the same
+    name is an InputError naming it); a failed write is a RunError of one line."""
+    stage = Path(tempfile.mkdtemp(prefix="simcoinche-report-"))
+    try:
+        try:
+            yield stage
+        except OSError as exc:
+            raise RunError(f"cannot write the report: {exc.strerror or exc}") from None
+        names = sorted((q.name for q in stage.iterdir()), key=lambda n: n == "report.md")
+        for name in names:
+            dest = out / name
+            if dest.is_symlink() or (dest.exists() and not dest.is_file()):
+                raise InputError(f"cannot write {str(dest)!r}: not a regular file")
+            if dest.exists() and not os.access(dest, os.W_OK):
+                raise InputError(f"cannot write {str(dest)!r}: permission denied")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for name in names:
+                shutil.move(stage / name, out / name)
+        except OSError as exc:
+            raise RunError(f"cannot write the report into {str(out)!r}: "
+                           f"{exc.strerror or exc}") from None
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _moved(rep: Report, out: Path) -> Report:
+    """``rep`` (written in a staging directory) with its paths in ``out``."""
+    return Report(out, out / rep.markdown.name,
+                  {k: out / p.name for k, p in rep.tables.items()},
+                  [out / p.name for p in rep.plots], rep.notes)
 
 
 def _with_features(df: pd.DataFrame, profile: Any) -> pd.DataFrame:
@@ -361,10 +406,11 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
     ------
     InputError
         Missing or unreadable results, a file that is not a simcoinche run, a
-        non-empty ``out_dir`` without ``overwrite``, a bad ``min_count``.
+        non-empty ``out_dir`` without ``overwrite``, a bad ``min_count``, a file of the
+        report's that cannot be replaced in ``out_dir``; nothing is written then.
+    RunError
+        A write that failed (a full disk); nothing is written then either.
     """
-    from simcoinche.analysis import plots
-
     if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
             or min_count < 1:
         raise InputError(f"min_count must be a positive integer, got {min_count!r}")
@@ -373,9 +419,21 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
         raise InputError(f"results {src!r} not found")
     meta = read_metadata(results)
     out = _check_out_dir(out_dir, overwrite)
-    if meta.get("kind") == "parties":
-        # A `simcoinche parties` run: its own overview and the win-probability table.
-        return write_parties_report(results, out, meta, min_count)
+    with _staged(out) as stage:
+        if meta.get("kind") == "parties":
+            # A `simcoinche parties` run: its own overview and the win-probability table.
+            rep = write_parties_report(results, stage, meta, min_count)
+        else:
+            rep = _write_run_report(results, stage, meta, min_count)
+    return _moved(rep, out)
+
+
+def _write_run_report(results: str | os.PathLike[str], out: Path, meta: Mapping[str, Any],
+                      min_count: int) -> Report:
+    """The report of a simulate run into ``out`` (:func:`write_report`)."""
+    from simcoinche.analysis import plots
+
+    src = os.fspath(results)
     profile = get_profile(meta.get("profile", "federal"))
     # every per-donne column, but never the --record-play ones (the largest by far)
     columns = list(REPORT_COLUMNS)

@@ -16,9 +16,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Read a run written by `simcoinche simulate` and write DIR/report.md "
         "with the run's metadata and headline tables (contract success by level, by "
         "contract kind, by the taker's trump length x top trumps, bid curves, coinche "
-        "outcomes, mean marks), one CSV per table and the PNG plots.",
+        "outcomes, mean marks), one CSV per table and the PNG plots; for a run written "
+        "by `simcoinche parties`, its overview and the chances of winning the partie "
+        "from any score. Nothing is written into DIR unless the whole report is.",
     )
-    p.add_argument("results", metavar="RESULTS", help="results written by simcoinche simulate")
+    p.add_argument("results", metavar="RESULTS",
+                   help="results written by simcoinche simulate or simcoinche parties")
     p.add_argument("--out", required=True, metavar="DIR", help="output directory")
     p.add_argument("--overwrite", action="store_true",
                    help="write into a non-empty directory")
@@ -33,8 +36,9 @@ def run(args: argparse.Namespace) -> int:
 
     rep = write_report(args.results, args.out, overwrite=args.overwrite,
                        min_count=args.min_count)
-    sys.stdout.write(f"wrote {rep.markdown} ({len(rep.tables)} tables, {len(rep.plots)} "
-                     "plots)\n")
+    tables = f"{len(rep.tables)} table" + ("" if len(rep.tables) == 1 else "s")
+    plots = f"{len(rep.plots)} plot" + ("" if len(rep.plots) == 1 else "s")
+    sys.stdout.write(f"wrote {rep.markdown} ({tables}, {plots})\n")
     for note in rep.notes:
         sys.stdout.write(f"note: {note}\n")
     return 0

@@ -221,7 +221,14 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
                          f"{str(exc).splitlines()[0]}") from None
     if METADATA_KEY not in md:
         raise InputError(f"{os.fspath(path)!r} has no simcoinche metadata")
-    return json.loads(md[METADATA_KEY])
+    try:
+        meta = json.loads(md[METADATA_KEY])
+    except (UnicodeDecodeError, ValueError):
+        meta = None
+    if not isinstance(meta, dict):
+        raise InputError(f"{os.fspath(path)!r} has malformed simcoinche metadata (not a "
+                         "JSON object)")
+    return meta
 
 
 def load_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
@@ -278,7 +285,14 @@ def dataset_files(directory: str | os.PathLike[str]) -> list[Path]:
     if done < n_tasks:
         raise InputError(f"dataset {os.fspath(directory)!r} is incomplete ({done} of "
                          f"{n_tasks} parts); rerun the same simulate command to finish it")
-    return [Path(directory) / parts[str(t)]["file"] for t in range(n_tasks)]
+    files = []
+    for t in range(n_tasks):
+        part = parts[str(t)]
+        if not isinstance(part, dict) or not isinstance(part.get("file"), str):
+            raise InputError(f"dataset {os.fspath(directory)!r}: the manifest's part {t} "
+                             "has no file name")
+        files.append(Path(directory) / part["file"])
+    return files
 
 
 def tidy(df: pd.DataFrame) -> pd.DataFrame:
