@@ -271,6 +271,8 @@ def test_cli_text_summary(capsys):
     (["heuristic:bid_margin=x", "random", "--deals", "10"], "bid_margin"),
     (["heuristic:bid_margin", "random", "--deals", "10"], "name=value"),
     (["heuristic", "random", "--deals", "0"], "deals"),
+    (["heuristic", "colver-foo", "--deals", "10"],
+     "unknown peer player 'colver-foo'; available: colver-ismcts, colver-isdd"),
     (["heuristic", "random", "--deals", "99999999999999999999999"], "deals must be at most"),
     (["heuristic", "random", "--deals", "10", "--profile", "nope"], "nope"),
     (["heuristic", "random", "--deals", "10", "--threads", "99"], "threads"),

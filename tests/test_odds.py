@@ -211,6 +211,8 @@ def test_cli_table_and_one_line_answer(capsys):
     (["--hand", "JH 9H AH TH KS 7C 8D JH"], "card JH given twice"),
     (["--hand", HAND, "--give", "2:JH"], "card JH is in the hand"),
     (["--hand", HAND, "--void", "0:H"], "seat 0 cannot be void in hearts"),
+    (["--hand", HAND, "--void", "1:hearts"],
+     "--void 1: 'hearts' is not suit letters S H D C (e.g. 1:HD)"),
     (["--hand", HAND, "--void", "1:SHD", "--void", "2:SHD"],
      "no deal is consistent with the constraints"),
     (["--hand", HAND, "--give", "1:7S,8S,9S,TS,JS,QS,AS,7H,8H"], "seat 1 is given 9 cards"),

@@ -243,7 +243,7 @@ def test_hand_from_list_or_bitboard_gives_the_same_deals():
     ({"give": {2: "QS"}, "void": {2: "S"}}, "seat 2 cannot be void in spades: --give 2"),
     ({"void": ["1:SHDC"]}, "no deal is consistent with the constraints"),
     ({"void": {1: "SH", 2: "SH", 3: "S"}}, "no deal is consistent with the constraints"),
-    ({"void": ["1:X"]}, "unknown suit 'X'"),
+    ({"void": ["1:X"]}, "--void 1: 'X' is not suit letters S H D C"),
     ({"void": ["H"]}, "--void 'H': expected SEAT:VALUE"),
     ({"give": ["4:QS"]}, "seat must be a seat 0..3"),
     ({"seat": 5}, "seat must be a seat 0..3"),

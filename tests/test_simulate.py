@@ -220,6 +220,8 @@ def test_cli_options_record_play_threads_players(tmp_path, capsys):
         (["-n", "10", "--dealer", "4"], "dealer must be a seat 0..3"),
         (["-n", "10", "--out", "{tmp}/no/such/dir/x.parquet"], "does not exist"),
         (["-n", "10", "--out", "{tmp}"], "is a directory"),
+        (["-n", "10", "--out", "/dev/null/x.parquet"], "is not a directory"),
+        (["-n", "10", "--out", ""], "output path is empty"),
         (["-n", "ten"], "invalid"),
     ],
 )

@@ -247,6 +247,11 @@ def deals(hand: str | Iterable[str] | int, seat: int = 0,
         letters = suits.replace(",", "").strip() if isinstance(suits, str) else suits
         if not letters:
             raise InputError(f"--void {s}: no suit")
+        if isinstance(letters, str) and any(ch not in "SHDC" for ch in
+                                            letters.replace(" ", "").upper()):
+            # ("hearts" would be read letter by letter: "unknown suit 'e'")
+            raise InputError(f"--void {s}: {suits!r} is not suit letters S H D C "
+                             f"(e.g. {s}:HD)")
         for letter in letters:
             k = parse_suit(letter) if isinstance(letter, str) else int(letter)
             if not 0 <= k <= 3:

@@ -294,6 +294,8 @@ def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> P
     if path.exists() and not overwrite:
         raise InputError(f"output {str(path)!r} exists; use --overwrite to replace it")
     parent = path.parent
+    if parent.exists() and not parent.is_dir():
+        raise InputError(f"cannot write {str(path)!r}: {str(parent)!r} is not a directory")
     if not parent.exists():
         if not default:
             raise InputError(f"cannot write {str(path)!r}: directory {str(parent)!r} "
