@@ -418,7 +418,7 @@ def test_command_classic_profile_reports_generales(capsys, tmp_path):
 
 @pytest.mark.parametrize(("text", "culprit"), [
     ("{", "invalid JSON"),
-    ('{"dealer": ' + "9" * 5000 + "}", "invalid JSON: Exceeds the limit (4300 digits)"),
+    ('{"dealer": ' + "9" * 5000 + "}", "invalid JSON: a number has more than 4,300 digits"),
     ("[]", "must be a JSON object"),
     ('{"dealer": 0}', "missing key 'hands'"),
     ('{"dealer": 0, "hands": [], "color": 1}', "unknown key 'color'"),

@@ -231,3 +231,35 @@ def test_a_report_that_fails_writes_nothing_and_says_why_in_one_line(case, run, 
     assert err.count("\n") == 1
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
 
+
+
+def test_a_write_that_fails_midway_leaves_no_report_and_no_staging_files(run, tmp_path,
+                                                                         monkeypatch,
+                                                                         capsys):
+    """A full disk while the report is written: one line, exit 1, and neither the
+    output directory nor the staging directory beside it is left behind."""
+    real = report_module._write_run_report
+
+    def full_disk(results, out, meta, min_count):
+        real(results, out, meta, min_count)  # every file written, then the disk fills
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report_module, "_write_run_report", full_disk)
+    assert _status(["report", str(run), "--out", str(tmp_path / "r"), "--min-count",
+                    "30"]) == 1
+    assert capsys.readouterr().err == ("simcoinche: error: cannot write the report: No "
+                                       "space left on device\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_new_report_directory_is_renamed_into_place_with_the_usual_mode(run, tmp_path):
+    import os
+    import stat
+
+    rep = write_report(run, tmp_path / "a" / "b" / "r", min_count=30)
+    mode = stat.S_IMODE((tmp_path / "a" / "b" / "r").stat().st_mode)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert mode == 0o777 & ~umask
+    assert rep.markdown == tmp_path / "a" / "b" / "r" / "report.md" and rep.markdown.exists()
+    assert sorted(p.name for p in (tmp_path / "a" / "b").iterdir()) == ["r"]

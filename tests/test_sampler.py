@@ -229,6 +229,12 @@ def test_hand_from_list_or_bitboard_gives_the_same_deals():
     assert from_mask(mask) == sorted(from_mask(mask))
 
 
+def test_void_suit_letters_may_be_spaced():
+    spaced = deals(HAND, void={1: "h d"}).sample(50, seed=2)
+    joined = deals(HAND, void={1: "HD"}).sample(50, seed=2)
+    assert (spaced == joined).all()
+
+
 @pytest.mark.parametrize("kwargs, fragment", [
     ({"hand": "JH 9H AH TH KS 7C 8D"}, "a hand has 8 cards; got 7"),
     ({"hand": "JH 9H AH TH KS 7C 8D AD 7S"}, "a hand has 8 cards; got 9"),
@@ -244,6 +250,7 @@ def test_hand_from_list_or_bitboard_gives_the_same_deals():
     ({"void": ["1:SHDC"]}, "no deal is consistent with the constraints"),
     ({"void": {1: "SH", 2: "SH", 3: "S"}}, "no deal is consistent with the constraints"),
     ({"void": ["1:X"]}, "--void 1: 'X' is not suit letters S H D C"),
+    ({"void": ["1:H x"]}, "--void 1: 'H x' is not suit letters S H D C"),
     ({"void": ["H"]}, "--void 'H': expected SEAT:VALUE"),
     ({"give": ["4:QS"]}, "seat must be a seat 0..3"),
     ({"seat": 5}, "seat must be a seat 0..3"),

@@ -323,7 +323,7 @@ def _bad_hands(i: int, j: int, value) -> dict:
 MALFORMED = [
     ("{not json", "invalid JSON"),
     ("[1, 2]", "JSON object"),
-    ('{"dealer": ' + "9" * 5000 + "}", "invalid JSON: Exceeds the limit (4300 digits)"),
+    ('{"dealer": ' + "9" * 5000 + "}", "invalid JSON: a number has more than 4,300 digits"),
     (with_(DONNE3, colour="red"), "unknown key 'colour'"),
     ({k: v for k, v in DONNE3.items() if k != "hands"}, "missing key 'hands'"),
     (_bad_hands(2, 5, "ZZ"), "hands[2][5]: unknown card 'ZZ'"),

@@ -33,7 +33,8 @@ class Think(NamedTuple):
     ``seats`` int64[3] the other seats; ``known`` uint32[4] cards placed per seat,
     ``free`` uint32[4] free cards per suit, ``perm`` int64[8], ``world`` uint32[4] a
     sampled deal; ``trick`` int64[4]; ``sums`` int64[32] the values summed over the
-    worlds, by card (-1: a card that cannot be best).
+    worlds, by card (-1: a card that cannot be best; the best lower sum for a card of
+    the one class that alone can be best without an exact sum).
 
     The worlds of one decision and what is known of them: ``hands``
     uint32[MAX_WORLDS, 4] each world renumbered for the solver; ``lo`` / ``hi``

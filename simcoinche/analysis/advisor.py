@@ -472,9 +472,20 @@ class AdviceResult:
         } | ({} if self.score is None else {"score": list(self.score)})
 
     def table(self, top: int | None = None) -> str:
-        """The terminal table, best action first (``top``: at most that many rows; None or
-        0 for every row)."""
-        if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
+        """The terminal table, best action first.
+
+        Parameters
+        ----------
+        top : int, optional
+            At most that many rows; None or 0 for every row.
+
+        Raises
+        ------
+        InputError
+            For a ``top`` that is not a whole number of at least 0.
+        """
+        if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer))
+                                or top < 0):
             raise InputError(f"top must be 0 (every row) or a number of rows, got {top!r}")
         au = self.auction
         d = self.deals
@@ -743,8 +754,9 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     Raises
     ------
     InputError
-        Bad hand, constraints, auction, seat, option, or an auction too unlikely to reach
-        ``samples`` deals within ``max_draws`` draws (one line).
+        Bad hand, constraints, auction, seat, option, more ``samples`` than ``max_draws``
+        (every sample is a drawn deal), or an auction too unlikely to reach ``samples``
+        deals within ``max_draws`` draws (one line).
     """
     from simcoinche._kernels.auction_filter import (
         C_TAKER,

@@ -247,11 +247,12 @@ def deals(hand: str | Iterable[str] | int, seat: int = 0,
         letters = suits.replace(",", "").strip() if isinstance(suits, str) else suits
         if not letters:
             raise InputError(f"--void {s}: no suit")
-        if isinstance(letters, str) and any(ch not in "SHDC" for ch in
-                                            letters.replace(" ", "").upper()):
-            # ("hearts" would be read letter by letter: "unknown suit 'e'")
-            raise InputError(f"--void {s}: {suits!r} is not suit letters S H D C "
-                             f"(e.g. {s}:HD)")
+        if isinstance(letters, str):
+            letters = letters.replace(" ", "")
+            if any(ch not in "SHDC" for ch in letters.upper()):
+                # ("hearts" would be read letter by letter: "unknown suit 'e'")
+                raise InputError(f"--void {s}: {suits!r} is not suit letters S H D C "
+                                 f"(e.g. {s}:HD)")
         for letter in letters:
             k = parse_suit(letter) if isinstance(letter, str) else int(letter)
             if not 0 <= k <= 3:
@@ -679,7 +680,9 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         check_model_bidders(codes, rows)
     threads = check_threads(threads)
     max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it
-    samples_within_draws(samples, max_draws)
+    if observed is not None:
+        # (Without an auction every deal drawn is kept: max_draws does not apply.)
+        samples_within_draws(samples, max_draws)
     labels, values = _ladder(prof)
     levels = np.arange(len(labels), dtype=np.int64)  # the ladder, capot, générale
     packed = prof.packed
@@ -687,7 +690,11 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
 
     chunk = min(CHUNK, samples)
     made = {k: np.zeros(len(labels), dtype=np.int64) for k in kinds}
-    totals = {k: np.empty(samples, dtype=np.int32) for k in kinds}
+    try:
+        totals = {k: np.empty(samples, dtype=np.int32) for k in kinds}
+    except (MemoryError, ValueError):
+        raise InputError(f"samples {samples:,}: not enough memory to keep "
+                         f"{samples * len(kinds):,} contract totals (4 bytes each)") from None
     capots = dict.fromkeys(kinds, 0)
     key = np.uint64(seed_key(np.uint64(seed)))
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
-import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,12 +164,23 @@ def _check_out_dir(out_dir: str | os.PathLike[str], overwrite: bool) -> Path:
 
 @contextlib.contextmanager
 def _staged(out: Path) -> Iterator[Path]:
-    """A fresh temporary directory to write the report in; moved into ``out`` (created
-    if missing) only when the report is complete, ``report.md`` last. A report that
-    fails leaves ``out`` as it was: no half-written report, no empty directory. Every
-    file it would replace is checked first (a directory or a read-only file of the same
-    name is an InputError naming it); a failed write is a RunError of one line."""
-    stage = Path(tempfile.mkdtemp(prefix="simcoinche-report-"))
+    """A fresh hidden directory to write the report in, on the file system of ``out``
+    (in ``out``'s nearest existing ancestor), moved into place only when the report is
+    complete: renamed to ``out`` when it does not exist, else its files renamed into
+    ``out`` one by one, ``report.md`` last (renames within one file system: nothing is
+    copied, so a full disk fails while writing, before ``out`` is touched). A report
+    that fails leaves ``out`` as it was: no half-written report, no empty directory.
+    Every file it would replace is checked first (a directory or a read-only file of
+    the same name is an InputError naming it); a failed write is a RunError of one
+    line."""
+    anchor = out
+    while not anchor.exists() and anchor != anchor.parent:
+        anchor = anchor.parent
+    stage = anchor / f".simcoinche-report-{os.getpid()}-{secrets.token_hex(4)}"
+    try:
+        stage.mkdir()  # (the mode a plain mkdir gives: it may become ``out`` itself)
+    except OSError as exc:
+        raise InputError(f"cannot write into {str(anchor)!r}: {exc.strerror}") from None
     try:
         try:
             yield stage
@@ -183,9 +194,12 @@ def _staged(out: Path) -> Iterator[Path]:
             if dest.exists() and not os.access(dest, os.W_OK):
                 raise InputError(f"cannot write {str(dest)!r}: permission denied")
         try:
-            out.mkdir(parents=True, exist_ok=True)
-            for name in names:
-                shutil.move(stage / name, out / name)
+            if not out.exists():
+                out.parent.mkdir(parents=True, exist_ok=True)
+                os.rename(stage, out)
+            else:
+                for name in names:
+                    os.replace(stage / name, out / name)
         except OSError as exc:
             raise RunError(f"cannot write the report into {str(out)!r}: "
                            f"{exc.strerror or exc}") from None

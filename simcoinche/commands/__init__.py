@@ -75,8 +75,14 @@ def check_engine_options(args: argparse.Namespace) -> str:
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
     """SIGTERM (a batch system stopping the job) stops the run like Ctrl-C does: the
-    manifest records every part completed so far, and the same command resumes it."""
-    if threading.current_thread() is not threading.main_thread():
+    manifest records every part completed so far, and the same command resumes it.
+
+    The console (:func:`simcoinche.commands.cli.console`) already answers SIGTERM so for
+    every command, deferring it where an interrupt would be lost or do harm; this is for
+    :func:`simcoinche.commands.cli.main` called from Python, where SIGTERM would
+    otherwise end the process at once."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
         yield
         return
 

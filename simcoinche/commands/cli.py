@@ -52,9 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     The console script calls it through :func:`console`; called from Python, it leaves
     the garbage collector as it is.
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
         status = args.func(args)
     except SimcoincheError as exc:
         sys.stderr.write(f"simcoinche: error: {exc}\n")
@@ -65,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except OSError as exc:
-        # A write that failed (a full disk, a closed pipe…) outside the outputs' own checks.
+        # An OSError no command turned into an error of its own (a write that failed on a
+        # full disk, …): one line, never a traceback.
         return _write_failed(exc)
     return int(status or 0)
 
@@ -200,7 +201,7 @@ def console(argv: list[str] | None = None) -> int:
         if signal.getsignal(signal.SIGINT) is _on_interrupt:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
         if signal.getsignal(signal.SIGTERM) is _on_interrupt:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for timer in _LATER:
             timer.cancel()
     gc.freeze()

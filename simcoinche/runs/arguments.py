@@ -34,9 +34,21 @@ def positive_int(value: Any, what: str) -> int:
 
 
 def samples_within_draws(samples: int, max_draws: int) -> None:
-    """InputError when more deals are asked (``samples``) than may be drawn
-    (``max_draws``): every sample is a drawn deal, so such a run could only fail, after
-    drawing them all."""
+    """Check that the deals asked for can be drawn: every sample is a drawn deal, so a
+    run asking more could only fail, after drawing them all.
+
+    Parameters
+    ----------
+    samples : int
+        Deals to keep.
+    max_draws : int
+        The most deals the run may draw.
+
+    Raises
+    ------
+    InputError
+        When ``samples`` exceeds ``max_draws``.
+    """
     if samples > max_draws:
         raise InputError(f"samples ({samples:,}) must be at most max_draws "
                          f"({max_draws:,}): every sample is a drawn deal")

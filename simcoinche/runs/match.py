@@ -69,7 +69,7 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
         ``player_t0``, ``player_t1`` and with ``dd`` ``dd_takers``); ``None`` keeps the
         rows in :attr:`MatchResult.rows` instead (with ``rows`` True).
     overwrite : bool
-        Replace an existing ``out``.
+        Replace an existing ``out`` (only with ``out``: alone, an InputError).
     chunk_size : int, optional
         Deals per kernel call and row group (default 65,536; 32 with ``dd``).
     progress : bool, optional

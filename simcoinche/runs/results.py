@@ -209,8 +209,9 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     Raises
     ------
     InputError
-        When the file is missing, not Parquet, or not written by ``simcoinche simulate``;
-        for a directory, when its manifest is missing or unreadable.
+        When the file is missing, not Parquet, or not written by ``simcoinche simulate``
+        (no simcoinche metadata, or metadata that is not a JSON object); for a directory,
+        when its manifest is missing or unreadable.
     """
     if Path(path).is_dir():
         return dict(load_manifest(path)["metadata"])
@@ -223,7 +224,7 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise InputError(f"{os.fspath(path)!r} has no simcoinche metadata")
     try:
         meta = json.loads(md[METADATA_KEY])
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         meta = None
     if not isinstance(meta, dict):
         raise InputError(f"{os.fspath(path)!r} has malformed simcoinche metadata (not a "
@@ -275,8 +276,9 @@ def dataset_files(directory: str | os.PathLike[str]) -> list[Path]:
     Raises
     ------
     InputError
-        When the manifest is missing, or the run is incomplete (some task has no part
-        recorded): rerunning the same ``simcoinche simulate`` command completes it.
+        When the manifest is missing, when the run is incomplete (some task has no part
+        recorded): rerunning the same ``simcoinche simulate`` command completes it, or
+        when a part recorded has no file name.
     """
     manifest = load_manifest(directory)
     parts = manifest["parts"]

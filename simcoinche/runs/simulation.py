@@ -291,6 +291,11 @@ def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> P
         raise InputError(f"output {str(path)!r} is a directory")
     if path.exists() and not path.is_file():
         raise InputError(f"output {str(path)!r} is not a regular file")
+    partial = path.with_name(path.name + ".partial")
+    if partial.is_symlink() or (partial.exists() and not partial.is_file()):
+        # (The run writes there first: through a link, into another file.)
+        raise InputError(f"{str(partial)!r} (where the run writes first) is not a regular "
+                         "file")
     if path.exists() and not overwrite:
         raise InputError(f"output {str(path)!r} exists; use --overwrite to replace it")
     parent = path.parent
