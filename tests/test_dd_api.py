@@ -440,3 +440,11 @@ def test_card_values_before_the_first_card_is_the_table():
     # Seat 1 (team 1) leads: its best value is team 1's table entry.
     assert max(values.values()) == dd.table(rec["hands"], 0)["S"].team1
     assert dd.card_values(rec["hands"], 0, "S", rec["play"]) == {}
+
+
+def test_dd_flags_are_true_or_false():
+    rec = json.loads((DATA / "donne_failed_90S.json").read_text())
+    with pytest.raises(InputError, match="progress must be True or False, got 'x'"):
+        dd.table(rec["hands"], 0, progress="x")
+    with pytest.raises(InputError, match="return_nodes must be True or False, got 'yes'"):
+        dd.solve_many([dd.parse_deal(rec["hands"])], 0, "S", return_nodes="yes")

@@ -263,3 +263,8 @@ def test_a_new_report_directory_is_renamed_into_place_with_the_usual_mode(run, t
     assert mode == 0o777 & ~umask
     assert rep.markdown == tmp_path / "a" / "b" / "r" / "report.md" and rep.markdown.exists()
     assert sorted(p.name for p in (tmp_path / "a" / "b").iterdir()) == ["r"]
+
+
+def test_read_results_dd_is_true_or_false(run):
+    with pytest.raises(InputError, match="dd must be True or False, got 'no'"):
+        simcoinche.read_results(run, dd="no")

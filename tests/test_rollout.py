@@ -157,3 +157,12 @@ def test_rollout_distribution_on_an_ending_matches_exact_random_play():
 def test_rollout_rejects_bad_input_in_one_line(hands, dealer, kind, n, match):
     with pytest.raises(InputError, match=match):
         simcoinche.rollout(hands, dealer, kind, n)
+
+
+def test_rollout_record_is_true_or_false_and_its_totals_must_fit_in_memory():
+    hands = _dealt(11)
+    with pytest.raises(InputError, match="record must be True or False, got 'no'"):
+        simcoinche.rollout(hands, 2, "H", 10, record="no")
+    with pytest.raises(InputError, match=r"100,000,000,000 rollouts kept in memory need "
+                       r"about .* GiB, more than this machine's"):
+        simcoinche.rollout(hands, 2, "H", 10**11, threads=1)

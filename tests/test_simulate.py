@@ -399,3 +399,55 @@ def test_sigterm_stops_a_run_like_ctrl_c_and_leaves_no_partial_file(tmp_path, co
     # (A first run announces its compile before.)
     assert err.strip().splitlines()[-1] == "simcoinche: interrupted" and "Traceback" not in err
     assert not out.exists() and not partial.exists()
+
+
+@pytest.mark.parametrize("kwargs, culprit", [
+    ({"record_play": "no"}, "record_play must be True or False, got 'no'"),
+    ({"dd": "yes"}, "dd must be True or False, got 'yes'"),
+    ({"progress": "x"}, "progress must be True or False, got 'x'"),
+    ({"out": 123}, "output must be a path (str or os.PathLike), got 123"),
+    ({"out": b"x.parquet"}, "output must be a path"),
+    ({"out": "x\0.parquet"}, "contains a null character"),
+    ({"out": "a" * 300 + ".parquet"}, "output file name is too long (308 bytes"),
+])
+def test_api_flags_are_true_or_false_and_outputs_paths(kwargs, culprit, tmp_path,
+                                                       monkeypatch):
+    """A flag is True or False, not any value Python takes for true ("no" is); an output
+    is a path. Refused before any work, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError) as exc:
+        simulate(3, threads=1, **kwargs)
+    assert culprit in str(exc.value) and "\n" not in str(exc.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_api_overwrite_no_does_not_replace_a_file(tmp_path):
+    keep = tmp_path / "keep.parquet"
+    keep.write_text("precious")
+    for run in (lambda: simulate(3, out=keep, overwrite="no", threads=1),
+                lambda: simcoinche.match("heuristic", "random", 3, out=keep,
+                                         overwrite="False", threads=1),
+                lambda: simcoinche.parties(3, out=keep, overwrite="no", threads=1)):
+        with pytest.raises(InputError, match="overwrite must be True or False"):
+            run()
+    assert keep.read_text() == "precious"
+
+
+def test_api_simulate_to_file_refuses_an_unknown_keyword(tmp_path):
+    from simcoinche.runs.simulation import simulate_to_file
+
+    with pytest.raises(InputError, match="unknown argument 'seeds' of simulate_to_file"):
+        simulate_to_file(3, out=tmp_path / "f.parquet", seeds=5, threads=1)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("run", ["simulate", "parties", "match"])
+def test_api_rows_kept_in_memory_must_fit_in_it(run):
+    """10**12 donnes (parties, deals) kept in memory could only fail when memory runs
+    out, hours later: refused at once, with the way out."""
+    call = {"simulate": lambda: simulate(10**12, threads=1),
+            "parties": lambda: simcoinche.parties(10**12, threads=1),
+            "match": lambda: simcoinche.match("heuristic", "random", 10**12, threads=1)}
+    with pytest.raises(InputError, match=r"kept in memory need about .* GiB, more than "
+                       r"this machine's .* GiB: write them to a file \(out=...\) instead"):
+        call[run]()

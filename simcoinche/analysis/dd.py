@@ -60,7 +60,7 @@ from simcoinche.rules.cards import (
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
 from simcoinche.rules.verify import contract_object, error_object, parse_hands, validate_record
-from simcoinche.runs.arguments import check_threads
+from simcoinche.runs.arguments import check_flag, check_optional_flag, check_threads
 
 __all__ = ["PlayedCard", "RecordAnalysis", "TeamPoints", "analyse_record", "card_values",
            "generale", "generales", "parse_deal", "parse_kind", "play_analysis", "solve_many",
@@ -201,6 +201,7 @@ def solve_many(hands: Any, dealer: Any, kind: Any, profile: Profile | str | None
     dealers = _dealers_array(dealer, n)
     kinds = _kinds_array(kind, n, prof)
     threads = check_threads(threads)
+    return_nodes = check_flag(return_nodes, "return_nodes")
     out = np.zeros(n, dtype=np.int16)
     nodes = np.zeros(n, dtype=np.int64)
     if n:
@@ -334,6 +335,7 @@ def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
     masks = parse_deal(hands)
     dealer = _seat(dealer, "dealer")
     threads = check_threads(threads)
+    progress = check_optional_flag(progress, "progress")
     kinds = list(prof.contract_kinds)
     c0 = np.zeros(len(kinds), dtype=np.int64)
     with _progress(len(kinds), progress, "double-dummy table", " kinds") as bar:

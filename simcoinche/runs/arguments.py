@@ -6,6 +6,7 @@ Kept apart from :mod:`.simulation` (pandas, pyarrow) so that a command needing o
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numba
@@ -31,6 +32,52 @@ def positive_int(value: Any, what: str) -> int:
     if value > MAX_COUNT:
         raise InputError(f"{what} must be at most 2**62 - 1, got {value}")
     return int(value)
+
+
+def check_flag(value: Any, what: str) -> bool:
+    """``value`` as a ``bool`` if it is True or False (numpy's too), else InputError naming
+    ``what``: a string such as ``"no"`` is not taken for True (``overwrite="no"`` would
+    replace a file)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InputError(f"{what} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_optional_flag(value: Any, what: str) -> bool | None:
+    """As :func:`check_flag`, None also allowed (an automatic choice)."""
+    return None if value is None else check_flag(value, what)
+
+
+def physical_memory() -> int | None:
+    """This machine's memory in bytes, or None where the system does not say."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_fits_in_memory(n_bytes: int, what: str, hint: str) -> None:
+    """InputError when keeping ``n_bytes`` in memory is more than the machine has: such a
+    run could only fail, after hours, when memory runs out.
+
+    Parameters
+    ----------
+    n_bytes : int
+        The estimated size of what the run keeps.
+    what : str
+        What is kept, for the message (e.g. ``"1,000,000,000,000 donnes"``).
+    hint : str
+        How to do without (e.g. ``"write them to a file (out=...)"``).
+
+    Raises
+    ------
+    InputError
+        When ``n_bytes`` exceeds the physical memory.
+    """
+    total = physical_memory()
+    if total is not None and n_bytes > total:
+        raise InputError(f"{what} kept in memory need about {n_bytes / 2**30:,.0f} GiB, more "
+                         f"than this machine's {total / 2**30:,.0f} GiB: {hint}")
 
 
 def samples_within_draws(samples: int, max_draws: int) -> None:

@@ -341,8 +341,10 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
     ------
     InputError
         Unknown column, a file that cannot be read, or an incomplete dataset directory;
-        ``dd`` on a run written without ``--dd``.
+        ``dd`` on a run written without ``--dd``; a ``dd`` that is not True or False.
     """
+    if not isinstance(dd, (bool, np.bool_)):
+        raise InputError(f"dd must be True or False, got {dd!r}")
     if dd:
         import pandas as pd
 

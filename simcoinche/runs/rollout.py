@@ -116,6 +116,7 @@ def rollout(hands: Sequence[Any], dealer: int, kind: int | str, n: int, seed: in
         Bad hands (not 4, unknown or repeated card, unequal sizes), dealer, kind, n, seed
         or threads.
     """
+    from simcoinche.runs.arguments import check_fits_in_memory, check_flag
     from simcoinche.runs.simulation import check_seed, check_threads, positive_int
 
     prof = get_profile(profile)
@@ -127,6 +128,10 @@ def rollout(hands: Sequence[Any], dealer: int, kind: int | str, n: int, seed: in
     n = positive_int(n, "n")
     seed = check_seed(seed)
     threads = check_threads(threads)
+    record = check_flag(record, "record")
+    # Each rollout keeps its total (2 bytes) and, recorded, its 32 cards.
+    check_fits_in_memory(n * (34 if record else 2), f"{n:,} rollouts",
+                         "run fewer at a time")
     out = np.empty(n, dtype=np.int16)
     rec = np.full((n, 32), 255, dtype=np.uint8) if record else _NO_RECORD
     previous = numba.get_num_threads()

@@ -53,7 +53,14 @@ from simcoinche.players.registry import (
 )
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
-from simcoinche.runs.arguments import check_seed, check_threads, positive_int
+from simcoinche.runs.arguments import (
+    check_fits_in_memory,
+    check_flag,
+    check_optional_flag,
+    check_seed,
+    check_threads,
+    positive_int,
+)
 from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.compiling import (
     PIMC_CARD_PLAY,
@@ -281,9 +288,17 @@ def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> P
     the final rename would replace without writing to it (a symbolic link, even a broken
     one, a device, a pipe), not an existing file unless ``overwrite``, in a writable
     directory (created when ``default``: the default output's folder)."""
+    overwrite = check_flag(overwrite, "overwrite")
+    if not isinstance(out, (str, os.PathLike)) or isinstance(out, bytes):
+        raise InputError(f"output must be a path (str or os.PathLike), got {out!r}")
+    if "\0" in os.fspath(out):
+        raise InputError(f"output {os.fspath(out)!r} contains a null character")
     path = Path(out)
     if str(out) == "":
         raise InputError("output path is empty")
+    if len(path.name.encode()) > 250:
+        raise InputError(f"output file name is too long ({len(path.name.encode())} bytes; "
+                         "at most 250 with its .partial)")
     if path.is_symlink():
         raise InputError(f"output {str(path)!r} is a symbolic link; give the file it "
                          "points to")
@@ -455,9 +470,8 @@ def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_siz
     elif isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
             or not 0 <= dealer <= 3:
         raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
-    if not isinstance(dd, (bool, np.bool_)):
-        raise InputError(f"dd must be True or False, got {dd!r}")
-    return _Plan(**fields, dealer=int(dealer), record=bool(record_play), dd=bool(dd))
+    return _Plan(**fields, dealer=int(dealer), record=check_flag(record_play, "record_play"),
+                 dd=check_flag(dd, "dd"))
 
 
 def run_donnes(key: np.uint64, start: int, k: int, dealer: int, codes: np.ndarray,
@@ -607,11 +621,26 @@ def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
     return _run(plan, path, progress)
 
 
+#: The keyword arguments :func:`simulate_to_file` passes on (those of :func:`simulate`).
+_TO_FILE_OPTIONS = frozenset({"threads", "chunk_size", "dealer", "record_play", "params",
+                              "dd", "overwrite", "progress"})
+
+
 def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "federal",
                      players: str | Sequence[str] | None = "heuristic",
                      out: str | os.PathLike[str] | None = None,
                      **kwargs: Any) -> RunSummary:
-    """As :func:`simulate` but always writes a file (default path: :func:`default_out`)."""
+    """As :func:`simulate` but always writes a file (default path: :func:`default_out`).
+
+    Raises
+    ------
+    InputError
+        As :func:`simulate`, and for a keyword :func:`simulate` does not take.
+    """
+    unknown = sorted(set(kwargs) - _TO_FILE_OPTIONS)
+    if unknown:
+        raise InputError(f"unknown argument {unknown[0]!r} of simulate_to_file; known: "
+                         + ", ".join(sorted(_TO_FILE_OPTIONS)))
     plan = _plan(n, seed, profile, players, kwargs.get("threads"), kwargs.get("chunk_size"),
                  kwargs.get("dealer"), kwargs.get("record_play", False), kwargs.get("params"),
                  kwargs.get("dd", False))
@@ -631,9 +660,14 @@ def _run(plan: Any, path: Path | None, progress: bool | None,
     ``compile_helper`` and ``summary_type``): the rows as a
     DataFrame when ``path`` is None, else streamed to ``path``; returns them, or the run's
     summary (also when ``path`` is None and ``rows`` False: the rows are not kept)."""
+    progress = check_optional_flag(progress, "progress")
     key = np.uint64(seed_key(np.uint64(plan.seed)))
     meta = plan.metadata()
     sch = plan.schema(meta)
+    if path is None and rows:
+        # The rows kept, then their DataFrame: about twice their Arrow size.
+        check_fits_in_memory(2 * plan.n * _row_bytes(sch), f"{plan.n:,} {plan.unit}",
+                             "write them to a file (out=...) instead")
     summary = plan.summary_type(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
                                 plan.seed, None if path is None else str(path))
     previous_threads = numba.get_num_threads()
@@ -671,6 +705,18 @@ def _run(plan: Any, path: Path | None, progress: bool | None,
         return summary
     finally:
         numba.set_num_threads(previous_threads)
+
+
+def _row_bytes(sch: pa.Schema) -> int:
+    """Bytes of one row of ``sch`` in Arrow: fixed-width columns by their width, a list
+    column (``--record-play``'s) counted as 64 bytes."""
+    total = 0
+    for column in sch:
+        try:
+            total += column.type.byte_width
+        except ValueError:
+            total += 64
+    return total
 
 
 def _write(plan: Any, key: np.uint64, path: Path, sch: pa.Schema, summary: Any,
