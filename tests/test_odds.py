@@ -286,3 +286,24 @@ def test_the_helpers_sampling_job_compiles_what_odds_runs_beside_its_card_play()
     after_job, after_odds = json.loads(proc.stdout)
     assert all(after_job), after_job
     assert after_odds == after_job
+
+
+@pytest.mark.parametrize("kwargs, culprit", [
+    ({"hand": None}, "hand must be card texts"),
+    ({"hand": 255.0}, "hand must be card texts"),
+    ({"hand": True}, "hand must be card texts"),
+    ({"give": 5}, "--give: expected SEAT:VALUE items"),
+    ({"give": {1: None}}, "--give 1: None is not cards"),
+    ({"give": {1: [1.5]}}, "--give 1: 1.5 is not a card"),
+    ({"void": {1: 7}}, "--void 1: 7 is not suit letters"),
+    ({"auction": 123}, "auction: expected tokens such as '80H' or 'pass'"),
+    ({"trump": 1.5}, "--trump: 1.5 is not a contract kind"),
+    ({"trump": True}, "--trump: True is not a contract kind"),
+])
+def test_api_arguments_of_the_wrong_type_are_one_line_input_errors(kwargs, culprit):
+    """The Python API names the argument of the wrong type, as the command line does,
+    instead of a TypeError from deep inside."""
+    args = {"hand": HAND, "samples": 10, "threads": 1, "progress": False, **kwargs}
+    with pytest.raises(InputError) as exc:
+        odds(args.pop("hand"), **args)
+    assert culprit in str(exc.value) and "\n" not in str(exc.value)

@@ -409,11 +409,16 @@ def test_sigterm_stops_a_run_like_ctrl_c_and_leaves_no_partial_file(tmp_path, co
     ({"out": b"x.parquet"}, "output must be a path"),
     ({"out": "x\0.parquet"}, "contains a null character"),
     ({"out": "a" * 300 + ".parquet"}, "output file name is too long (308 bytes"),
+    ({"players": 5}, "players must be a spec such as 'heuristic'"),
+    ({"players": ("heuristic", 5)}, "players must be a spec such as 'heuristic'"),
+    ({"params": 5}, "params must be a pair (team 0, team 1) of name→value mappings"),
+    ({"params": [["bid_margin"], None]}, "params must be a pair (team 0, team 1)"),
 ])
 def test_api_flags_are_true_or_false_and_outputs_paths(kwargs, culprit, tmp_path,
                                                        monkeypatch):
     """A flag is True or False, not any value Python takes for true ("no" is); an output
-    is a path. Refused before any work, nothing written."""
+    is a path; players and params of the wrong type are named. Refused before any work,
+    nothing written."""
     monkeypatch.chdir(tmp_path)
     with pytest.raises(InputError) as exc:
         simulate(3, threads=1, **kwargs)

@@ -99,6 +99,9 @@ class ObservedAuction:
 def _tokens(auction: str | Iterable[str]) -> list[str]:
     if isinstance(auction, str):
         return auction.replace(",", " ").split()
+    if not isinstance(auction, (list, tuple)):
+        raise InputError(f"auction: expected tokens such as '80H' or 'pass' (a text or a "
+                         f"list), got {auction!r}")
     items = list(auction)
     for t in items:
         if not isinstance(t, str):

@@ -106,6 +106,9 @@ def _pairs(items: Mapping[Any, Any] | Iterable[Any] | None, option: str
         return []
     if isinstance(items, str):
         items = [items]
+    if not isinstance(items, (Mapping, list, tuple)):
+        raise InputError(f"{option}: expected SEAT:VALUE items (a text, a list or a "
+                         f"mapping), got {items!r}")
     if isinstance(items, Mapping):
         return [(parse_seat(k, f"{option} seat"), v) for k, v in items.items()]
     out = []
@@ -209,18 +212,26 @@ def deals(hand: str | Iterable[str] | int, seat: int = 0,
         if not 0 <= int(hand) < (1 << 32):
             raise InputError(f"hand bitboard {hand!r} out of range")
         mask = int(hand)
-    else:
+    elif isinstance(hand, str) or (isinstance(hand, (list, tuple))
+                                   and all(isinstance(c, str) for c in hand)):
         mask = parse_hand(hand)
+    else:
+        raise InputError(f"hand must be card texts ('JH 9H AH …' or a list of them) or a "
+                         f"bitboard, got {hand!r}")
     if popcount(mask) != 8:
         raise InputError(f"a hand has 8 cards; got {popcount(mask)}: {format_mask(mask)}")
     given = [0, 0, 0, 0]
     given[seat] = mask
     placed = {}
     for s, cards in _pairs(give, "--give"):
+        if not isinstance(cards, (str, list, tuple)):
+            raise InputError(f"--give {s}: {cards!r} is not cards (e.g. {s}:QH,7S)")
         items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
         if not items:
             raise InputError(f"--give {s}: no cards")
         for text in items:
+            if isinstance(text, bool) or not isinstance(text, (str, int, np.integer)):
+                raise InputError(f"--give {s}: {text!r} is not a card")
             c = parse_card(text) if isinstance(text, str) else int(text)
             if not 0 <= c < 32:
                 raise InputError(f"--give {s}: card index {c} out of range 0..31")
@@ -244,6 +255,9 @@ def deals(hand: str | Iterable[str] | int, seat: int = 0,
             raise InputError(f"seat {s} is given {popcount(given[s])} cards; a hand has 8")
     voids = [0, 0, 0, 0]
     for s, suits in _pairs(void, "--void"):
+        if not isinstance(suits, (str, list, tuple)):
+            raise InputError(f"--void {s}: {suits!r} is not suit letters S H D C "
+                             f"(e.g. {s}:HD)")
         letters = suits.replace(",", "").strip() if isinstance(suits, str) else suits
         if not letters:
             raise InputError(f"--void {s}: no suit")
@@ -254,6 +268,8 @@ def deals(hand: str | Iterable[str] | int, seat: int = 0,
                 raise InputError(f"--void {s}: {suits!r} is not suit letters S H D C "
                                  f"(e.g. {s}:HD)")
         for letter in letters:
+            if isinstance(letter, bool) or not isinstance(letter, (str, int, np.integer)):
+                raise InputError(f"--void {s}: {letter!r} is not a suit")
             k = parse_suit(letter) if isinstance(letter, str) else int(letter)
             if not 0 <= k <= 3:
                 raise InputError(f"--void {s}: suit index {k} out of range 0..3")
@@ -483,12 +499,17 @@ def _parse_kinds(trump: str | int | Iterable[str | int] | None, profile: Any
     items: list[Any]
     if isinstance(trump, str):
         items = trump.replace(",", " ").split()
-    elif isinstance(trump, (int, np.integer)):
+    elif isinstance(trump, (int, np.integer)) and not isinstance(trump, bool):
         items = [int(trump)]
-    else:
+    elif isinstance(trump, (list, tuple)):
         items = []
         for t in trump:
+            if isinstance(t, bool) or not isinstance(t, (str, int, np.integer)):
+                raise InputError(f"--trump: {t!r} is not a contract kind")
             items += t.replace(",", " ").split() if isinstance(t, str) else [t]
+    else:
+        raise InputError(f"--trump: {trump!r} is not a contract kind (S H D C SA TA, or a "
+                         "list of them)")
     if not items:
         raise InputError("--trump: no contract kind given")
     kinds: list[int] = []

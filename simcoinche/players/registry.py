@@ -232,8 +232,12 @@ def parse_team_specs(spec: str | Sequence[str] | None
                 parts[-1] += "," + item  # another parameter of the spec before
             else:
                 parts.append(item)
-    else:
+    elif isinstance(spec, (list, tuple)) and all(isinstance(p, (str, PlayerKind))
+                                                 for p in spec):
         parts = list(spec)
+    else:
+        raise InputError(f"players must be a spec such as 'heuristic' or "
+                         f"'random,heuristic', or a pair of them, got {spec!r}")
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2:

@@ -186,8 +186,11 @@ def team_players(players: Any, params: Sequence[Mapping[str, float] | None] | No
     kinds = (specs[0][0], specs[1][0])
     if params is None:
         params = (None, None)
-    if isinstance(params, Mapping) or len(params) != 2:
-        raise InputError("params must be a pair (team 0, team 1) of name→value mappings")
+    if isinstance(params, (Mapping, str)) or not isinstance(params, Sequence) \
+            or len(params) != 2 or any(p is not None and not isinstance(p, Mapping)
+                                       for p in params):
+        raise InputError("params must be a pair (team 0, team 1) of name→value mappings "
+                         f"(or None), got {params!r}")
     rows = np.stack([param_array(kinds[t], {**specs[t][1], **(params[t] or {})},
                                  profile=profile) for t in range(2)])
     return kinds, np.array([kinds[0].code, kinds[1].code], dtype=np.int32), rows
