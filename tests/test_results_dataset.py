@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import shutil
 
 import pandas as pd
@@ -157,3 +158,23 @@ def test_simcoinche_report_reads_a_dataset_directory(dataset, tmp_path, capsys):
     text = (tmp_path / "rep" / "report.md").read_text()
     assert f"| donnes | {N:,} |" in text
     assert "wrote" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("path, message", [
+    (None, "results must be a path (str or os.PathLike), got None"),
+    (123, "results must be a path"),
+    (b"x.parquet", "results must be a path"),
+    ("a" * 300, "cannot read results"),
+    ("no-such-run.parquet", "results 'no-such-run.parquet' not found"),
+])
+def test_a_results_path_that_is_not_one_is_named(path, message):
+    for reader in (read_results, read_metadata):
+        with pytest.raises(InputError, match=re.escape(message)) as exc:
+            reader(path)
+        assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("columns", ["made", 5, ["made", 5]])
+def test_columns_must_be_a_list_of_names(dataset, columns):
+    with pytest.raises(InputError, match="columns must be a list of column names"):
+        read_results(dataset[1], columns=columns)

@@ -202,6 +202,30 @@ def schema_markdown() -> str:
     return "\n".join(lines)
 
 
+def _results_path(path: Any) -> Path:
+    """``path`` checked as a results path that exists (InputError naming it otherwise)."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"results must be a path (str or os.PathLike), got {path!r}")
+    p = Path(path)
+    try:
+        found = p.exists()
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read results {os.fspath(path)!r}: {exc}") from None
+    if not found:
+        raise InputError(f"results {os.fspath(path)!r} not found")
+    return p
+
+
+def _column_names(columns: Any) -> list[str] | None:
+    """``columns`` as a list of names (None: every column)."""
+    if columns is None:
+        return None
+    if isinstance(columns, str) or not isinstance(columns, (list, tuple)) \
+            or not all(isinstance(c, str) for c in columns):
+        raise InputError(f"columns must be a list of column names, got {columns!r}")
+    return list(columns)
+
+
 def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The run's metadata (seed, n, profile, players, params, versions) of a results file
     or of a dataset directory written by ``simcoinche simulate --engine dask``.
@@ -213,7 +237,7 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
         (no simcoinche metadata, or metadata that is not a JSON object); for a directory,
         when its manifest is missing or unreadable.
     """
-    if Path(path).is_dir():
+    if _results_path(path).is_dir():
         return dict(load_manifest(path)["metadata"])
     try:
         md = pq.read_schema(path).metadata or {}
@@ -345,6 +369,7 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
     """
     if not isinstance(dd, (bool, np.bool_)):
         raise InputError(f"dd must be True or False, got {dd!r}")
+    columns = _column_names(columns)
     if dd:
         import pandas as pd
 
@@ -372,8 +397,8 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                ) -> pa.Table:
     """:func:`read_results` as an Arrow table (no pandas conversion, nothing tidied):
     the parties layer flattens its per-donne list columns from it."""
-    if columns is not None:
-        columns = list(columns)
+    _results_path(path)
+    columns = _column_names(columns)
     try:
         files = ([os.fspath(f) for f in dataset_files(path)] if Path(path).is_dir()
                  else [os.fspath(path)])
