@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from dataclasses import fields
@@ -150,3 +151,33 @@ def test_a_profile_sent_to_another_process_packs_its_rules_read_only_again():
         assert back == profile and "packed" not in back.__dict__
         assert not back.packed.flags.writeable
         assert np.array_equal(back.packed, profile.packed)
+
+
+@pytest.mark.parametrize("change, culprit", [
+    ({"last_trick_bonus": 10**9}, "last_trick_bonus must be a whole number in 0..1000"),
+    ({"deal_rounds": (4, 4, 4)}, "deal_rounds must be three positive whole numbers adding"),
+    ({"target": -5}, "target must be a whole number in 1..10000"),
+    ({"belote_points": -20}, "belote_points must be a whole number in 0..1000"),
+    ({"trump_points": (1, 2, 3)}, "trump_points must be 8 whole numbers in 0..1000"),
+    ({"bid_values": (80, 70)}, "bid_values must be 1 to 24 increasing whole numbers"),
+    ({"capot_value": 100}, "capot_value must be a whole number above the last bid value"),
+    ({"generale_value": 200}, "generale_value must be 0 (none) or a whole number above"),
+    ({"allow_sa": "yes"}, "allow_sa must be True or False"),
+    ({"scoring_rule": 7}, "scoring_rule must be a whole number in 0..3"),
+])
+def test_a_profile_built_by_hand_is_checked_field_by_field(change, culprit):
+    """A profile made with dataclasses.replace (the API takes Profile objects) is checked
+    as it is built: one line naming the field, never a run with nonsense rules (a 10**9
+    last-trick bonus overflowed the marks)."""
+    import dataclasses
+
+    with pytest.raises(InputError, match=re.escape(culprit)) as exc:
+        dataclasses.replace(FEDERAL, **change)
+    assert "\n" not in str(exc.value) and "profile 'federal'" in str(exc.value)
+
+
+def test_every_shipped_profile_passes_its_own_checks():
+    import dataclasses
+
+    for profile in PROFILES.values():
+        assert dataclasses.replace(profile) == profile

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 
 import numpy as np
 
@@ -19,6 +20,14 @@ from simcoinche.rules.errors import InputError
 _FEDERAL_CARRES = (0, 0, 150, 100, 200, 100, 100, 100)
 #                    len 0  1  2   3   4    5    6    7    8
 _FEDERAL_SUITES = (0, 0, 0, 20, 50, 100, 100, 100, 100)
+
+
+# The largest value of a point field of a profile (card points, bonuses, bid values): a
+# donne's marks, at most (générale + its card points + announcements) x 4 (surcoinche)
+# x the sans-atout multiplier, stay within the int16 columns.
+_MAX_POINTS = 1000
+# The largest partie target (totals are int16 in the parties' columns).
+_MAX_TARGET = 10_000
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,69 @@ class Profile:
     # "comparez après la première carte du deuxième pli" (5th card); stephanoise SA: 9th.
     show_after_card: int = 5
     show_after_card_sa: int = 5
+
+    def __post_init__(self) -> None:
+        """Check every field against what the engine can play (a profile built with
+        ``dataclasses.replace`` goes through here too): an InputError naming the field,
+        never a nonsense run (a 10**9 last-trick bonus overflowed the marks)."""
+        def bad(field: str, want: str) -> InputError:
+            return InputError(f"profile {self.name!r}: {field} must be {want}, got "
+                              f"{getattr(self, field)!r}")
+
+        def whole(x: object) -> bool:
+            return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InputError(f"profile name must be a non-empty text, got {self.name!r}")
+        for field in ("allow_sa", "allow_ta", "coinche_ends_auction", "allow_surcoinche",
+                      "allow_decoinche", "no_coinche_80", "must_undertrump",
+                      "must_trump_over_partner", "capot_transfers_announcements",
+                      "rounding"):
+            if not isinstance(getattr(self, field), (bool, np.bool_)):
+                raise bad(field, "True or False")
+        rounds = self.deal_rounds
+        if not isinstance(rounds, tuple) or len(rounds) != 3 \
+                or not all(whole(r) and r > 0 for r in rounds) or sum(rounds) != 8:
+            raise bad("deal_rounds", "three positive whole numbers adding up to 8")
+        bids = self.bid_values
+        if not isinstance(bids, tuple) or not 1 <= len(bids) <= L.MAX_BID_VALUES \
+                or not all(whole(b) and 0 < b <= _MAX_POINTS for b in bids) \
+                or any(b >= c for b, c in pairwise(bids)):
+            raise bad("bid_values", f"1 to {L.MAX_BID_VALUES} increasing whole numbers "
+                      f"in 1..{_MAX_POINTS}")
+        if not whole(self.capot_value) or not bids[-1] < self.capot_value <= _MAX_POINTS:
+            raise bad("capot_value", f"a whole number above the last bid value, at most "
+                      f"{_MAX_POINTS}")
+        if not whole(self.generale_value) or not (
+                self.generale_value == 0
+                or self.capot_value < self.generale_value <= _MAX_POINTS):
+            raise bad("generale_value", f"0 (none) or a whole number above capot_value, at "
+                      f"most {_MAX_POINTS}")
+        for field, n in (("trump_points", 8), ("plain_points", 8), ("sa_points", 8),
+                         ("ta_points", 8), ("carre_points", 8), ("carre_points_sa", 8),
+                         ("suite_points", 9)):
+            t = getattr(self, field)
+            if not isinstance(t, tuple) or len(t) != n \
+                    or not all(whole(x) and 0 <= x <= _MAX_POINTS for x in t):
+                raise bad(field, f"{n} whole numbers in 0..{_MAX_POINTS}")
+        for field in ("last_trick_bonus", "capot_card_points", "belote_points",
+                      "failed_base", "generale_card_points", "first_bid_needs",
+                      "litige_points"):
+            x = getattr(self, field)
+            if not whole(x) or not 0 <= x <= _MAX_POINTS:
+                raise bad(field, f"a whole number in 0..{_MAX_POINTS}")
+        for field, low, high in (("auction_cards", 1, 8), ("cut_min", 1, 16),
+                                 ("announcements", 0, 2), ("success_rule", 0, 1),
+                                 ("scoring_rule", 0, 3), ("sa_multiplier", 1, 4),
+                                 ("partie_rule", 0, 1), ("announcement_compare", 0, 1),
+                                 ("show_after_card", 1, 32), ("show_after_card_sa", 1, 32),
+                                 ("target", 1, _MAX_TARGET)):
+            x = getattr(self, field)
+            if not whole(x) or not low <= x <= high:
+                raise bad(field, f"a whole number in {low}..{high}")
+        if not whole(self.annul_max_points) or not -1 <= self.annul_max_points \
+                <= _MAX_POINTS:
+            raise bad("annul_max_points", f"-1 (off) or a whole number in 0..{_MAX_POINTS}")
 
     @property
     def contract_kinds(self) -> tuple[int, ...]:
