@@ -379,6 +379,10 @@ def test_advise_play_dd_and_pimc_api_and_cli(capsys):
     ("heuristic:open_min=90", "the heuristic play takes no parameters"),
     ("pimc:worlds=0", "--play 'pimc:worlds=0': "),
     ("pimc:depth=2", "--play 'pimc:depth=2': "),
+    ("pimc:worlds=2,bid_worlds=2", "--play 'pimc:worlds=2,bid_worlds=2': bid_worlds is a "
+     "bidding parameter; the play seats only play the cards (parameters: worlds, "
+     "contest_points)"),
+    ("pimc:bid_margin=5", "bid_margin is a bidding parameter"),
 ])
 def test_bad_play_modes_are_one_line_exit_2(play, fragment, capsys):
     status = main(["advise", "--hand", MONSTER, "--play", play, "--samples", "10",

@@ -73,6 +73,11 @@ def test_param_array_defaults_and_overrides():
         param_array("random", {"x": 1})
     with pytest.raises(InputError, match="is not a number"):
         param_array("random", {"p_open": "lots"})
+    # Neither a flag nor a text is taken for a number.
+    with pytest.raises(InputError, match="parameter 'bid_margin': True is not a number"):
+        param_array("heuristic", {"bid_margin": True})
+    with pytest.raises(InputError, match="parameter 'bid_margin': '5' is not a number"):
+        param_array("heuristic", {"bid_margin": "5"})
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -374,3 +379,11 @@ def test_simulate_reads_the_parameters_of_a_player_spec():
     b = simulate(3, seed=2, players="pimc,heuristic", params=({"worlds": 2}, None),
                  progress=False)
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_a_parameter_given_in_the_spec_and_in_params_is_refused():
+    """Which of the two would count is not for the run to guess."""
+    with pytest.raises(InputError, match="team 0: parameter 'bid_margin' given both in the "
+                       "player spec and in params"):
+        simulate(3, players="heuristic:bid_margin=1", params=({"bid_margin": 2}, None),
+                 threads=1)

@@ -293,11 +293,16 @@ def get_play_mode(name: str) -> tuple[str, PlayMode]:
     ------
     InputError
         An unknown mode, parameters given to a mode that takes none (``heuristic``,
-        ``dd``), or a bad PIMC parameter (one line naming it).
+        ``dd``), a bad PIMC parameter or one that only bids (one line naming it).
     """
     from functools import partial
 
-    from simcoinche.players.registry import PIMC, parse_player_spec, spec_name
+    from simcoinche.players.registry import (
+        CARD_PLAY_PARAMS,
+        PIMC,
+        parse_player_spec,
+        spec_name,
+    )
 
     text = str(name).strip()
     key, sep, _ = text.partition(":")
@@ -312,6 +317,13 @@ def get_play_mode(name: str) -> tuple[str, PlayMode]:
         _, overrides = parse_player_spec("pimc" + text[len(key):])
     except InputError as exc:
         raise InputError(f"--play {text!r}: {exc}") from None
+    # The play seats only play the cards of a contract already made: a bidding parameter
+    # would be ignored without a word.
+    card_play = ["worlds", *(p.name for p in CARD_PLAY_PARAMS)]
+    for param in overrides:
+        if param not in card_play:
+            raise InputError(f"--play {text!r}: {param} is a bidding parameter; the play "
+                             f"seats only play the cards (parameters: {', '.join(card_play)})")
     return spec_name(PIMC, overrides), partial(play_pimc, overrides=overrides)
 
 

@@ -328,6 +328,9 @@ def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = 
         if name not in by_name:
             raise InputError(f"unknown parameter {name!r} of player {pk.name}; known: "
                              + ", ".join(by_name))
+        if isinstance(value, (bool, np.bool_, str, bytes)):
+            # (True would be 1.0, "5" would be 5.0: a number is asked for)
+            raise InputError(f"parameter {name!r}: {value!r} is not a number")
         try:
             number = float(value)
         except (TypeError, ValueError):

@@ -191,6 +191,11 @@ def team_players(players: Any, params: Sequence[Mapping[str, float] | None] | No
                                        for p in params):
         raise InputError("params must be a pair (team 0, team 1) of name→value mappings "
                          f"(or None), got {params!r}")
+    for t in range(2):
+        twice = sorted(set(specs[t][1]) & set(params[t] or {}))
+        if twice:
+            raise InputError(f"team {t}: parameter {twice[0]!r} given both in the player "
+                             "spec and in params")
     rows = np.stack([param_array(kinds[t], {**specs[t][1], **(params[t] or {})},
                                  profile=profile) for t in range(2)])
     return kinds, np.array([kinds[0].code, kinds[1].code], dtype=np.int32), rows
