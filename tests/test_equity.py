@@ -204,6 +204,10 @@ def test_shipped_equity_tables_answer_per_profile():
     ((600, 900, "federal", "north"), "deal must be"),
     ((600, 900, "federal", None, (True, False)), "cannot be pending below the target"),
     ((600, 900, "belote"), "unknown profile"),
+    ((2000, 1990, "federal", None, None), "pending must be a pair of flags"),
+    ((2000, 1990, "federal", None, True), "pending must be a pair of flags"),
+    ((2000, 1990, "federal", None, ("x", False)), "pending must be a pair of flags"),
+    ((2000, 1990, "federal", None, (2, 0)), "pending must be a pair of flags"),
 ])
 def test_equity_refuses_bad_scores_in_one_line(args, message):
     with pytest.raises(InputError, match=message):

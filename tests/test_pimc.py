@@ -281,26 +281,32 @@ def test_worlds_solved_together_choose_the_card_of_every_world_solved_in_full(tr
     determined): the card and the random stream after it are those of solving every
     world for every card, on random positions of every contract kind, ties included."""
     r = random.Random(f"together-{tricks}")
-    T = P.new_think(np.int64(14))
-    T_full = P.new_think(np.int64(14))
-    params = np.zeros((2, PARAM_LEN))
-    params[:, P.PM_WORLDS] = 16
+    T, T_full = P.new_think(np.int64(14)), P.new_think(np.int64(14))
     checked = 0
     while checked < 30:
         pos = random_midgame(r, r.randint(*tricks), r.randrange(4))
-        if not thinks(pos):
-            continue
-        hand = np.uint32(pos["hands"][pos["seat"]])
-        legal = np.uint32(legal_mask(hand, pos["trick"], pos["n"], pos["kind"], PROF))
-        st = rng(r.randrange(1, 200))
-        st_full = st.copy()
-        want = P.every_world_card(T_full, hand, legal, pos["trick"], pos["n"], pos["info"],
-                                  params, 0, PROF, st_full)
-        got = P.pimc_card(T, hand, legal, pos["trick"], pos["n"], pos["info"], params, 0,
-                          PROF, st)
-        assert got == want, pos
-        assert (st == st_full).all()
-        checked += 1
+        if thinks(pos):
+            decide_both_ways(T, T_full, pos, r)
+            checked += 1
+
+
+def decide_both_ways(T, T_full, pos: dict, r: random.Random) -> int:
+    """The seat to play decides at ``pos`` (16 worlds) with :func:`.pimc.pimc_card` in
+    ``T`` and with the oracle :func:`.pimc.every_world_card` in ``T_full``, from the same
+    random stream: asserts the same card and the same stream after; returns the card."""
+    params = np.zeros((2, PARAM_LEN))
+    params[:, P.PM_WORLDS] = 16
+    hand = np.uint32(pos["hands"][pos["seat"]])
+    legal = np.uint32(legal_mask(hand, pos["trick"], pos["n"], pos["kind"], PROF))
+    st = rng(r.randrange(1, 200))
+    st_full = st.copy()
+    want = P.every_world_card(T_full, hand, legal, pos["trick"], pos["n"], pos["info"],
+                              params, 0, PROF, st_full)
+    got = P.pimc_card(T, hand, legal, pos["trick"], pos["n"], pos["info"], params, 0, PROF,
+                      st)
+    assert got == want, pos
+    assert (st == st_full).all()
+    return got
 
 
 def test_a_card_that_alone_can_be_best_is_chosen_without_its_exact_sum():
@@ -308,25 +314,13 @@ def test_a_card_that_alone_can_be_best_is_chosen_without_its_exact_sum():
     determined: the decision stops there, its class not solved exactly in every world,
     and the card and the random stream are still those of every world solved in full."""
     r = random.Random("alone-best")
-    T = P.new_think(np.int64(14))
-    T_full = P.new_think(np.int64(14))
-    params = np.zeros((2, PARAM_LEN))
-    params[:, P.PM_WORLDS] = 16
+    T, T_full = P.new_think(np.int64(14)), P.new_think(np.int64(14))
     shortcuts = 0
     for _ in range(300):
         pos = random_midgame(r, r.randint(0, 2), r.randrange(4))
         if not thinks(pos):
             continue
-        hand = np.uint32(pos["hands"][pos["seat"]])
-        legal = np.uint32(legal_mask(hand, pos["trick"], pos["n"], pos["kind"], PROF))
-        st = rng(r.randrange(1, 200))
-        st_full = st.copy()
-        want = P.every_world_card(T_full, hand, legal, pos["trick"], pos["n"], pos["info"],
-                                  params, 0, PROF, st_full)
-        got = P.pimc_card(T, hand, legal, pos["trick"], pos["n"], pos["info"], params, 0,
-                          PROF, st)
-        assert got == want, pos
-        assert (st == st_full).all()
+        got = decide_both_ways(T, T_full, pos, r)
         j = T.card_class[got]
         if T.sum_lo[j] != T.sum_hi[j]:
             # Chosen on bounds: every other class's upper sum is below its lower sum.

@@ -146,6 +146,8 @@ def test_rollout_distribution_on_an_ending_matches_exact_random_play():
 
 @pytest.mark.parametrize(("hands", "dealer", "kind", "n", "match"), [
     ([[0], [1], [2]], 0, 0, 10, "4 hands"),
+    (None, 0, 0, 10, "4 hands"),
+    (np.array([1.0, 2, 3, 4]), 0, 0, 10, "hand of seat 0: expected cards or a bitboard"),
     ([["JH"], ["JH"], ["9H"], ["8H"]], 0, 0, 10, "repeats"),
     ([["JH", "9H"], ["7S"], ["8S"], ["9S"]], 0, 0, 10, "same number"),
     ([["ZZ"], ["7S"], ["8S"], ["9S"]], 0, 0, 10, "ZZ"),

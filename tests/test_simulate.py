@@ -92,7 +92,7 @@ def test_read_results_columns_and_trump_categorical(tmp_path):
     assert df.loc[~df.passed_out, "trump"].notna().all()
     with pytest.raises(InputError, match="unknown column 'nope'"):
         read_results(path, columns=["nope"])
-    with pytest.raises(InputError, match="results '.*missing.parquet' not found"):
+    with pytest.raises(InputError, match=r"results '.*missing\.parquet' not found"):
         read_results(tmp_path / "missing.parquet")
 
 

@@ -117,8 +117,10 @@ class EquityTable:
         them = _total(them, "them", self.step, self.profile)
         if deal not in ("us", "them", None):
             raise InputError(f"deal must be 'us', 'them' or None, not {deal!r}")
-        if len(pending) != 2:
-            raise InputError("pending must be a pair of flags (us, them)")
+        if not isinstance(pending, (list, tuple)) or len(pending) != 2 \
+                or not all(isinstance(p, (bool, np.bool_)) for p in pending):
+            raise InputError(f"pending must be a pair of flags (us, them), True or False, "
+                             f"got {pending!r}")
         pu, pt = bool(pending[0]), bool(pending[1])
         target = self.target
         for flag, total, who in ((pu, us, "our"), (pt, them, "their")):

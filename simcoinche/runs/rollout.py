@@ -31,6 +31,8 @@ def _hand(h: Any, seat: int) -> int:
         return int(h)
     if isinstance(h, str):
         h = h.replace(",", " ").split()
+    if not isinstance(h, (list, tuple, np.ndarray)):
+        raise InputError(f"hand of seat {seat}: expected cards or a bitboard, got {h!r}")
     mask = 0
     for c in h:
         if isinstance(c, str):
@@ -47,7 +49,7 @@ def _hand(h: Any, seat: int) -> int:
 
 def check_hands(hands: Sequence[Any]) -> np.ndarray:
     """The four hands as ``uint32[4]``: disjoint, the same number of cards (1..8) each."""
-    if isinstance(hands, (str, bytes)) or len(hands) != 4:
+    if not isinstance(hands, (list, tuple, np.ndarray)) or len(hands) != 4:
         raise InputError("hands must be 4 hands (lists of cards or bitboards), one per seat")
     masks = [_hand(h, s) for s, h in enumerate(hands)]
     seen = 0
