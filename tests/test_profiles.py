@@ -155,7 +155,8 @@ def test_a_profile_sent_to_another_process_packs_its_rules_read_only_again():
 
 @pytest.mark.parametrize("change, culprit", [
     ({"last_trick_bonus": 10**9}, "last_trick_bonus must be a whole number in 0..1000"),
-    ({"deal_rounds": (4, 4, 4)}, "deal_rounds must be three positive whole numbers adding"),
+    ({"deal_rounds": (4, 4, 4)}, "deal_rounds must be three whole numbers adding up to 8"),
+    ({"deal_rounds": (0, 4, 4)}, "the first positive"),
     ({"target": -5}, "target must be a whole number in 1..10000"),
     ({"belote_points": -20}, "belote_points must be a whole number in 0..1000"),
     ({"trump_points": (1, 2, 3)}, "trump_points must be 8 whole numbers in 0..1000"),

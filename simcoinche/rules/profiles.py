@@ -112,8 +112,11 @@ class Profile:
                 raise bad(field, "True or False")
         rounds = self.deal_rounds
         if not isinstance(rounds, tuple) or len(rounds) != 3 \
-                or not all(whole(r) and r > 0 for r in rounds) or sum(rounds) != 8:
-            raise bad("deal_rounds", "three positive whole numbers adding up to 8")
+                or not all(whole(r) and r >= 0 for r in rounds) or rounds[0] == 0 \
+                or sum(rounds) != 8:
+            # (classic's 4-4 option deals in two rounds: (4, 4, 0))
+            raise bad("deal_rounds", "three whole numbers adding up to 8, the first "
+                      "positive")
         bids = self.bid_values
         if not isinstance(bids, tuple) or not 1 <= len(bids) <= L.MAX_BID_VALUES \
                 or not all(whole(b) and 0 < b <= _MAX_POINTS for b in bids) \
