@@ -567,3 +567,26 @@ def test_the_helpers_equity_job_compiles_the_score_aware_bidders_own_signature()
     P.warm_equity()
     P.parties(4, seed=3, threads=1)
     assert len(_local._cache._cache_file._load_index()) == 1
+
+
+@pytest.mark.parametrize("options, culprit", [
+    ({"timeout": float("nan")}, "timeout must be a positive number of seconds, got nan"),
+    ({"timeout": -1}, "timeout must be a positive number of seconds, got -1"),
+    ({"timeout": "x"}, "timeout must be a positive number of seconds, got 'x'"),
+    ({"cluster_shape": (1, 1, 1)}, "cluster_shape must be (workers, threads per worker)"),
+    ({"cluster_shape": "ab"}, "cluster_shape must be (workers, threads per worker)"),
+    ({"cluster_shape": (0, 1)}, "cluster_shape must be (workers, threads per worker)"),
+    ({"client": 5}, "client must be a connected distributed.Client, got 5"),
+])
+def test_dask_options_of_the_wrong_kind_are_refused_before_any_connection(tmp_path,
+                                                                          options,
+                                                                          culprit):
+    with pytest.raises(InputError) as exc:
+        simcoinche.parties(10, out=tmp_path / "ds", engine="dask", **options)
+    assert culprit in str(exc.value) and "\n" not in str(exc.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_dask_timeout_without_the_dask_engine_is_refused():
+    with pytest.raises(InputError, match="timeout needs engine='dask'"):
+        simcoinche.parties(3, timeout=5, threads=1)

@@ -635,6 +635,30 @@ def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federa
                     timeout=timeout, cluster_shape=cluster_shape, t0=t0)
 
 
+def _check_timeout(timeout: Any) -> float:
+    """Seconds to reach the scheduler: a positive finite number (default
+    :data:`CONNECT_TIMEOUT`)."""
+    if timeout is None:
+        return float(CONNECT_TIMEOUT)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer,
+                                                              np.floating)) \
+            or not math.isfinite(timeout) or timeout <= 0:
+        raise InputError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    return float(timeout)
+
+
+def _check_cluster_shape(shape: Any) -> tuple[int, int] | None:
+    """A local cluster's ``(workers, threads per worker)``: two positive whole numbers."""
+    if shape is None:
+        return None
+    if not isinstance(shape, (tuple, list)) or len(shape) != 2 \
+            or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) and x > 0
+                       for x in shape):
+        raise InputError(f"cluster_shape must be (workers, threads per worker), two "
+                         f"positive whole numbers, got {shape!r}")
+    return int(shape[0]), int(shape[1])
+
+
 def run_dask(plan: Any, out: str | os.PathLike[str] | None, default_out: Path, *,
              scheduler: str | None, client: Any, task_size: int | None,
              threads: int | None, overwrite: bool, progress: bool | None,
@@ -653,7 +677,10 @@ def run_dask(plan: Any, out: str | os.PathLike[str] | None, default_out: Path, *
     if n_tasks > MAX_TASKS:
         raise InputError(f"task_size {size} makes {n_tasks:,} tasks (at most {MAX_TASKS:,}); "
                          "use a larger --task-size")
-    timeout = CONNECT_TIMEOUT if timeout is None else float(timeout)
+    timeout = _check_timeout(timeout)
+    cluster_shape = _check_cluster_shape(cluster_shape)
+    if client is not None and not hasattr(client, "scheduler"):
+        raise InputError(f"client must be a connected distributed.Client, got {client!r}")
     fingerprint = _fingerprint(plan, size)
     default = out is None
     folder = _Directory(default_out if default else Path(out))

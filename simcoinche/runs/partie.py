@@ -409,7 +409,8 @@ def parties(n: int, seed: int = 0, profile: str | Profile | None = "federal",
                         progress=progress, timeout=timeout, cluster_shape=cluster_shape,
                         t0=t0)
     for name, value in (("scheduler", scheduler), ("client", client),
-                        ("task_size", task_size), ("cluster_shape", cluster_shape)):
+                        ("task_size", task_size), ("timeout", timeout),
+                        ("cluster_shape", cluster_shape)):
         if value is not None:
             raise InputError(f"{name} needs engine='dask'")
     plan = _plan(n, seed, profile, players, threads, chunk_size, max_donnes, params)
