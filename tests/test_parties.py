@@ -285,6 +285,15 @@ def test_capped_parties_are_flagged_and_left_out_of_the_table(federal):
 # --- the win-probability table ------------------------------------------------------------
 
 
+@pytest.mark.parametrize("target", [-1, 0, 1.5, True, 10**12])
+def test_win_probability_target_is_a_partie_target(target):
+    df = pd.DataFrame({"partie": [0], "winner": [0], "n_donnes": [1],
+                       "score_t0": [np.array([0])], "score_t1": [np.array([0])]})
+    with pytest.raises(InputError, match="target must be a whole number of points in "
+                       r"1\.\.10000"):
+        W.win_probability(df, bin_width=100, target=target)
+
+
 def test_win_probability_counts_parties_once_per_cell_and_orientation():
     df = pd.DataFrame({
         "partie": [0, 1, 2], "winner": [0, 1, 0], "n_donnes": [3, 1, 2],

@@ -306,6 +306,9 @@ def test_bid_curve_without_groups_and_min_count(curve_results):
 
 @pytest.mark.parametrize("kwargs,culprit", [
     ({"levels": ()}, "levels"), ({"levels": (80.5,)}, "levels"),
+    ({"levels": "x"}, "levels must be positive integer bid values, got 'x'"),
+    ({"levels": 5}, "levels must be positive integer bid values, got 5"),
+    ({"levels": [75]}, "75 is not a bid value of profile 'federal'"),
     ({"by": "h"}, "'h'"), ({"min_count": -3}, "min_count"),
 ])
 def test_bid_curve_bad_input(curve_results, kwargs, culprit):

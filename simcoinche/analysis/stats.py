@@ -179,6 +179,10 @@ def made_at(
     if prof.success_rule != 0:
         raise InputError(f"bid curves support the federal success rule only, not profile "
                          f"{prof.name!r}")
+    if level not in (*prof.bid_values, prof.capot_value):
+        raise InputError(f"{level!r} is not a bid value of profile {prof.name!r} "
+                         f"({', '.join(str(v) for v in prof.bid_values)}, "
+                         f"{prof.capot_value})")
     team = taker_team(df)
     if level == prof.capot_value:
         tricks, _ = _per_team(df, "tricks", team)
@@ -242,6 +246,10 @@ def bid_curve(
     prof = get_profile(profile)
     if levels is None:
         levels = (*prof.bid_values, prof.capot_value)
+    if isinstance(levels, str) or not isinstance(levels, (list, tuple, np.ndarray)) \
+            or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+                       for x in levels):
+        raise InputError(f"levels must be positive integer bid values, got {levels!r}")
     lv = [int(x) for x in levels] if len(levels) else []
     if not lv or any(x <= 0 or x != y for x, y in zip(lv, levels, strict=True)):
         raise InputError(f"levels must be positive integer bid values, got {levels!r}")

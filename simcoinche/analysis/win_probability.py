@@ -210,6 +210,10 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
         meta = (source.attrs.get("simcoinche", {}) if isinstance(source, pd.DataFrame)
                 else read_metadata(source))
         target = int(meta.get("target") or get_profile(meta.get("profile")).target)
+    elif isinstance(target, bool) or not isinstance(target, (int, np.integer)) \
+            or not 1 <= target <= 10_000:
+        raise InputError(f"target must be a whole number of points in 1..10000 (a "
+                         f"partie's), got {target!r}")
     d = partie_donnes(source, ["score_t0", "score_t1"])
     d = d[d["winner"].to_numpy() >= 0]
     # Bins [b*w, (b+1)*w - 1] below the target (the last one cut at target - 1), then
