@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from dd_deals import ABOVE_252_AT_STRICT_TA, HONOURS_TO_TEAM_0
-from interrupt import default_sigint
+from interrupt import default_sigint, stop_when
 
 from simcoinche._kernels import dd
 from simcoinche.analysis.hand_odds import deals, odds
@@ -388,7 +388,6 @@ def test_ctrl_c_stops_simulate_dd_and_leaves_no_file(tmp_path):
     import signal
     import subprocess
     import sys
-    import time
 
     out = tmp_path / "stopped.parquet"
     proc = subprocess.Popen([sys.executable, "-m", "simcoinche", "simulate", "-n", "6000",
@@ -397,14 +396,9 @@ def test_ctrl_c_stops_simulate_dd_and_leaves_no_file(tmp_path):
                             # Ctrl-C reaches the run even when the suite itself was started
                             # in the background (a shell then ignores SIGINT in its children).
                             preexec_fn=default_sigint)
-    deadline = time.monotonic() + 120
     partial = tmp_path / "stopped.parquet.partial"
-    while not partial.exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert partial.exists(), "the run did not start"
-    time.sleep(2)  # solving
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
+    # (2 s after the file appears: solving)
+    err = stop_when(proc, partial.exists, signal.SIGINT, wait_s=120, settle_s=2)
     assert proc.returncode == 130, err
     assert err.strip() == "simcoinche: interrupted"
     assert not out.exists() and not partial.exists()

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from distributed import Client, LocalCluster
+from interrupt import stop_when
 
 import simcoinche.runs.distributed as dist
 from simcoinche._kernels.rng import seed_key
@@ -181,21 +182,14 @@ def test_cli_terminated_mid_run_then_rerun_completes_without_duplicates(cluster,
            "--engine", "dask", "--scheduler", address,
            "--task-size", str(size), "--out", str(out), "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:  # until the manifest records a first part
-            assert proc.poll() is None, proc.communicate()
-            try:
-                if _manifest(out)["parts"]:
-                    break
-            except (OSError, ValueError):
-                pass
-            time.sleep(0.01)
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+
+    def first_part_recorded() -> bool:
+        try:
+            return bool(_manifest(out)["parts"])
+        except (OSError, ValueError):
+            return False
+
+    err = stop_when(proc, first_part_recorded, signal.SIGTERM, wait_s=120)
     assert proc.returncode == 130, err
     assert err.strip().endswith("simcoinche: interrupted")
     first = _manifest(out)

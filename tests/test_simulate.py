@@ -376,25 +376,15 @@ def test_sigterm_stops_a_run_like_ctrl_c_and_leaves_no_partial_file(tmp_path, co
     import signal
     import subprocess
     import sys
-    import time
+
+    from interrupt import stop_when
 
     out = tmp_path / "killed.parquet"
     proc = subprocess.Popen([sys.executable, "-m", "simcoinche", *command, "--out",
                              str(out), "--no-progress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     partial = tmp_path / "killed.parquet.partial"
-    try:
-        deadline = time.monotonic() + 240
-        while not partial.exists() and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert partial.exists(), "the run did not start writing"
-        time.sleep(0.5)
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    err = stop_when(proc, partial.exists, signal.SIGTERM, settle_s=0.5)
     assert proc.returncode == 130, err
     # (A first run announces its compile before.)
     assert err.strip().splitlines()[-1] == "simcoinche: interrupted" and "Traceback" not in err
