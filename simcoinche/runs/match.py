@@ -18,6 +18,7 @@ from simcoinche.players.peers import is_peer, parse_peer_spec
 from simcoinche.players.registry import parse_player_spec, spec_name
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
+from simcoinche.runs.arguments import check_flag
 from simcoinche.runs.duplicate import DD_CHUNK, DEFAULT_CHUNK, MatchResult, _MatchPlan
 from simcoinche.runs.partie import DEFAULT_CHUNK as PARTIES_CHUNK
 from simcoinche.runs.partie import _check_max_donnes
@@ -98,11 +99,9 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
                 and not is_peer(spec):
             # A misspelt colver bot: the error lists colver's bots, not our players.
             parse_peer_spec(spec)
-    if not isinstance(dd, bool):
-        raise InputError(f"dd must be True or False, got {dd!r}")
-    if not isinstance(rows, bool):
-        raise InputError(f"rows must be True or False, got {rows!r}")
-    if overwrite and out is None:
+    dd = check_flag(dd, "dd")
+    rows = check_flag(rows, "rows")
+    if check_flag(overwrite, "overwrite") and out is None:
         raise InputError("overwrite is for an output file (--out)")
     if parties is not None:
         return _partie_match(a, b, parties, seed, profile, max_donnes, threads, dd, out,

@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 from simcoinche._kernels import donne as D
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError
+from simcoinche.runs.arguments import check_flag
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -367,8 +368,7 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         Unknown column, a file that cannot be read, or an incomplete dataset directory;
         ``dd`` on a run written without ``--dd``; a ``dd`` that is not True or False.
     """
-    if not isinstance(dd, (bool, np.bool_)):
-        raise InputError(f"dd must be True or False, got {dd!r}")
+    dd = check_flag(dd, "dd")
     columns = _column_names(columns)
     if dd:
         import pandas as pd
