@@ -674,7 +674,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     from simcoinche._kernels.kinds import NO_KINDS
     from simcoinche._kernels.layout import PC_FAULTS, PC_LEN, PC_TOTAL_TAKERS, PC_TRICKS
     from simcoinche._kernels.sampler import made_at_levels
-    from simcoinche.runs.arguments import samples_within_draws
+    from simcoinche.runs.arguments import physical_memory, samples_within_draws
     from simcoinche.runs.simulation import (
         check_seed,
         check_threads,
@@ -711,11 +711,13 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
 
     chunk = min(CHUNK, samples)
     made = {k: np.zeros(len(labels), dtype=np.int64) for k in kinds}
-    try:
-        totals = {k: np.empty(samples, dtype=np.int32) for k in kinds}
-    except (MemoryError, ValueError):
+    # The takers' total of each deal and kind, 4 bytes each: checked against the
+    # machine's memory, not by allocating (Linux grants large arrays it cannot fill).
+    memory = physical_memory()
+    if memory is not None and 4 * samples * len(kinds) > memory:
         raise InputError(f"samples {samples:,}: not enough memory to keep "
-                         f"{samples * len(kinds):,} contract totals (4 bytes each)") from None
+                         f"{samples * len(kinds):,} contract totals (4 bytes each)")
+    totals = {k: np.empty(samples, dtype=np.int32) for k in kinds}
     capots = dict.fromkeys(kinds, 0)
     key = np.uint64(seed_key(np.uint64(seed)))
 

@@ -39,6 +39,7 @@ from simcoinche.analysis.win_probability import (
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError, RunError
 from simcoinche.rules.profiles import get_profile
+from simcoinche.runs.arguments import check_flag, output_path
 from simcoinche.runs.results import COLUMNS, read_metadata, read_results, read_table
 
 #: Tables of the report: name → (title, {column: meaning}). The CSV of each table has
@@ -145,20 +146,13 @@ class Report:
 
 def _check_out_dir(out_dir: str | os.PathLike[str], overwrite: bool) -> Path:
     """The output directory, checked but not created (:func:`_staged` creates it once
-    the report is complete): not a file, empty unless ``overwrite``, writable (or, when
-    missing, its nearest existing parent)."""
-    p = Path(out_dir)
-    if str(out_dir) == "":
-        raise InputError("output directory is empty")
+    the report is complete): not a file, empty unless ``overwrite``. Whether it can be
+    written is :func:`_staged`'s first step."""
+    p = output_path(out_dir, "output directory")
     if p.exists() and not p.is_dir():
         raise InputError(f"output {str(p)!r} is a file, not a directory")
-    if p.is_dir() and any(p.iterdir()) and not overwrite:
+    if p.is_dir() and any(p.iterdir()) and not check_flag(overwrite, "overwrite"):
         raise InputError(f"output directory {str(p)!r} is not empty; use --overwrite")
-    existing = p
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir() or not os.access(existing, os.W_OK):
-        raise InputError(f"cannot write into {str(existing)!r}")
     return p
 
 
@@ -428,10 +422,7 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
     if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
             or min_count < 1:
         raise InputError(f"min_count must be a positive integer, got {min_count!r}")
-    src = os.fspath(results)
-    if not os.path.exists(src):
-        raise InputError(f"results {src!r} not found")
-    meta = read_metadata(results)
+    meta = read_metadata(results)  # (a results path that is not one: InputError)
     out = _check_out_dir(out_dir, overwrite)
     with _staged(out) as stage:
         if meta.get("kind") == "parties":

@@ -247,12 +247,12 @@ def bid_curve(
     if levels is None:
         levels = (*prof.bid_values, prof.capot_value)
     if isinstance(levels, str) or not isinstance(levels, (list, tuple, np.ndarray)) \
-            or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool)
-                       for x in levels):
+            or not len(levels) or not all(isinstance(x, (int, np.integer))
+                                          and not isinstance(x, bool) and x > 0
+                                          for x in levels):
         raise InputError(f"levels must be positive integer bid values, got {levels!r}")
-    lv = [int(x) for x in levels] if len(levels) else []
-    if not lv or any(x <= 0 or x != y for x, y in zip(lv, levels, strict=True)):
-        raise InputError(f"levels must be positive integer bid values, got {levels!r}")
+    # (each one a bid value of the profile: :func:`made_at`)
+    lv = [int(x) for x in levels]
     cols = [f"{s}_t{t}" for s in ("card_points", "announce", "belote", "tricks")
             for t in (0, 1)]
     _require(df, ["taker", *cols, *keys])

@@ -17,7 +17,7 @@ import pandas as pd
 
 from simcoinche.analysis.intervals import wilson_interval
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import get_profile
+from simcoinche.rules.profiles import MAX_TARGET, get_profile
 from simcoinche.runs.partie import KIND, PER_DONNE
 from simcoinche.runs.results import read_metadata, read_table
 
@@ -211,8 +211,8 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
                 else read_metadata(source))
         target = int(meta.get("target") or get_profile(meta.get("profile")).target)
     elif isinstance(target, bool) or not isinstance(target, (int, np.integer)) \
-            or not 1 <= target <= 10_000:
-        raise InputError(f"target must be a whole number of points in 1..10000 (a "
+            or not 1 <= target <= MAX_TARGET:
+        raise InputError(f"target must be a whole number of points in 1..{MAX_TARGET} (a "
                          f"partie's), got {target!r}")
     d = partie_donnes(source, ["score_t0", "score_t1"])
     d = d[d["winner"].to_numpy() >= 0]

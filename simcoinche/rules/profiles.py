@@ -26,8 +26,8 @@ _FEDERAL_SUITES = (0, 0, 0, 20, 50, 100, 100, 100, 100)
 # donne's marks, at most (générale + its card points + announcements) x 4 (surcoinche)
 # x the sans-atout multiplier, stay within the int16 columns.
 _MAX_POINTS = 1000
-# The largest partie target (totals are int16 in the parties' columns).
-_MAX_TARGET = 10_000
+#: The largest partie target (totals are int16 in the parties' columns).
+MAX_TARGET = 10_000
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,7 @@ class Profile:
                                  ("scoring_rule", 0, 3), ("sa_multiplier", 1, 4),
                                  ("partie_rule", 0, 1), ("announcement_compare", 0, 1),
                                  ("show_after_card", 1, 32), ("show_after_card_sa", 1, 32),
-                                 ("target", 1, _MAX_TARGET)):
+                                 ("target", 1, MAX_TARGET)):
             x = getattr(self, field)
             if not whole(x) or not low <= x <= high:
                 raise bad(field, f"a whole number in {low}..{high}")
@@ -200,8 +200,6 @@ class Profile:
         a[L.P_DEAL_ROUND_1], a[L.P_DEAL_ROUND_2], a[L.P_DEAL_ROUND_3] = self.deal_rounds
         a[L.P_AUCTION_CARDS] = self.auction_cards
         a[L.P_CUT_MIN] = self.cut_min
-        if len(self.bid_values) > L.MAX_BID_VALUES:
-            raise ValueError(f"profile {self.name}: more than {L.MAX_BID_VALUES} bid values")
         a[L.P_N_BID_VALUES] = len(self.bid_values)
         a[L.P_CAPOT_VALUE] = self.capot_value
         a[L.P_GENERALE_VALUE] = self.generale_value

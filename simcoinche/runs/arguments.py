@@ -7,6 +7,7 @@ Kept apart from :mod:`.simulation` (pandas, pyarrow) so that a command needing o
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -32,6 +33,20 @@ def positive_int(value: Any, what: str) -> int:
     if value > MAX_COUNT:
         raise InputError(f"{what} must be at most 2**62 - 1, got {value}")
     return int(value)
+
+
+def output_path(out: Any, what: str = "output") -> Path:
+    """``out`` as a :class:`~pathlib.Path`, if it is a usable path: a ``str`` or
+    ``os.PathLike`` (not bytes), not empty, without a null character (InputError naming
+    ``what`` otherwise). What must or must not exist there is the caller's to check."""
+    if isinstance(out, bytes) or not isinstance(out, (str, os.PathLike)):
+        raise InputError(f"{what} must be a path (str or os.PathLike), got {out!r}")
+    text = os.fspath(out)
+    if text == "":
+        raise InputError(f"{what} path is empty")
+    if "\0" in text:
+        raise InputError(f"{what} {text!r} contains a null character")
+    return Path(out)
 
 
 def check_flag(value: Any, what: str) -> bool:

@@ -59,6 +59,7 @@ from simcoinche._kernels import kernel_source_digest
 from simcoinche._kernels.rng import seed_key
 from simcoinche.rules.errors import IllegalDecisionError, InputError, RunError
 from simcoinche.rules.profiles import Profile
+from simcoinche.runs.arguments import check_flag, check_optional_flag, output_path
 from simcoinche.runs.blocks import usable_cores
 from simcoinche.runs.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest
 from simcoinche.runs.simulation import (
@@ -681,9 +682,11 @@ def run_dask(plan: Any, out: str | os.PathLike[str] | None, default_out: Path, *
     cluster_shape = _check_cluster_shape(cluster_shape)
     if client is not None and not hasattr(client, "scheduler"):
         raise InputError(f"client must be a connected distributed.Client, got {client!r}")
+    overwrite = check_flag(overwrite, "overwrite")
+    progress = check_optional_flag(progress, "progress")
     fingerprint = _fingerprint(plan, size)
     default = out is None
-    folder = _Directory(default_out if default else Path(out))
+    folder = _Directory(default_out if default else output_path(out))
     folder.inspect(fingerprint, overwrite)  # refuse bad output before any connection
     if not default and not folder.path.parent.exists():
         raise InputError(f"cannot write {str(folder.path)!r}: directory "

@@ -118,8 +118,13 @@ def rollout(hands: Sequence[Any], dealer: int, kind: int | str, n: int, seed: in
         Bad hands (not 4, unknown or repeated card, unequal sizes), dealer, kind, n, seed
         or threads.
     """
-    from simcoinche.runs.arguments import check_fits_in_memory, check_flag
-    from simcoinche.runs.simulation import check_seed, check_threads, positive_int
+    from simcoinche.runs.arguments import (
+        check_fits_in_memory,
+        check_flag,
+        check_seed,
+        check_threads,
+        positive_int,
+    )
 
     prof = get_profile(profile)
     hs = check_hands(hands)

@@ -59,6 +59,7 @@ from simcoinche.runs.arguments import (
     check_optional_flag,
     check_seed,
     check_threads,
+    output_path,
     positive_int,
 )
 from simcoinche.runs.blocks import share_blocks
@@ -297,13 +298,7 @@ def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> P
     one, a device, a pipe), not an existing file unless ``overwrite``, in a writable
     directory (created when ``default``: the default output's folder)."""
     overwrite = check_flag(overwrite, "overwrite")
-    if not isinstance(out, (str, os.PathLike)) or isinstance(out, bytes):
-        raise InputError(f"output must be a path (str or os.PathLike), got {out!r}")
-    if "\0" in os.fspath(out):
-        raise InputError(f"output {os.fspath(out)!r} contains a null character")
-    path = Path(out)
-    if str(out) == "":
-        raise InputError("output path is empty")
+    path = output_path(out)
     if len(path.name.encode()) > 250:
         raise InputError(f"output file name is too long ({len(path.name.encode())} bytes; "
                          "at most 250 with its .partial)")
