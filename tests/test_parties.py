@@ -8,6 +8,8 @@ per-donne rows. Same seed ⇒ same parties whatever the threads, chunks or engin
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -586,6 +588,8 @@ def test_the_helpers_equity_job_compiles_the_score_aware_bidders_own_signature()
     ({"cluster_shape": "ab"}, "cluster_shape must be (workers, threads per worker)"),
     ({"cluster_shape": (0, 1)}, "cluster_shape must be (workers, threads per worker)"),
     ({"client": 5}, "client must be a connected distributed.Client, got 5"),
+    ({"overwrite": "no"}, "overwrite must be True or False, got 'no'"),
+    ({"progress": "x"}, "progress must be True or False, got 'x'"),
 ])
 def test_dask_options_of_the_wrong_kind_are_refused_before_any_connection(tmp_path,
                                                                           options,
@@ -599,3 +603,13 @@ def test_dask_options_of_the_wrong_kind_are_refused_before_any_connection(tmp_pa
 def test_a_dask_timeout_without_the_dask_engine_is_refused():
     with pytest.raises(InputError, match="timeout needs engine='dask'"):
         simcoinche.parties(3, timeout=5, threads=1)
+
+
+@pytest.mark.parametrize("out, culprit", [
+    (5, "output must be a path (str or os.PathLike), got 5"),
+    (b"ds", "output must be a path"),
+    ("", "output path is empty"),
+])
+def test_a_dask_output_that_is_not_a_path_is_refused(out, culprit):
+    with pytest.raises(InputError, match=re.escape(culprit)):
+        simcoinche.parties(10, out=out, engine="dask")

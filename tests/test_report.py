@@ -268,3 +268,12 @@ def test_a_new_report_directory_is_renamed_into_place_with_the_usual_mode(run, t
 def test_read_results_dd_is_true_or_false(run):
     with pytest.raises(InputError, match="dd must be True or False, got 'no'"):
         simcoinche.read_results(run, dd="no")
+
+
+def test_report_overwrite_is_true_or_false(run, tmp_path):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    with pytest.raises(InputError, match="overwrite must be True or False, got 'no'"):
+        write_report(run, out, overwrite="no")
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
