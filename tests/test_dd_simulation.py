@@ -400,5 +400,6 @@ def test_ctrl_c_stops_simulate_dd_and_leaves_no_file(tmp_path):
     # (2 s after the file appears: solving)
     err = stop_when(proc, partial.exists, signal.SIGINT, wait_s=120, settle_s=2)
     assert proc.returncode == 130, err
-    assert err.strip() == "simcoinche: interrupted"
+    # (A first run announces its compile before.)
+    assert err.strip().splitlines()[-1] == "simcoinche: interrupted" and "Traceback" not in err
     assert not out.exists() and not partial.exists()

@@ -176,12 +176,11 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
             capot_pts[1 - t] = 0
             capot_tricks[t] = 8
             capot_tricks[1 - t] = 0
-            # Whether the takers can force every trick (the bidder alone cannot if his
-            # team cannot): yes when their DD line is their sweep; no where a capot is
-            # the most a team can take and it is not; elsewhere asked once, when a
-            # générale needs it.
+            # The bidder alone cannot force every trick where his team cannot: a capot is
+            # the most a team can take and its DD line is not its sweep. Elsewhere the
+            # générale is asked of him, once, when a level needs it.
             capot_t = capot1 if t == 1 else capot0
-            team_sweeps = 1 if capot_t else (0 if constant_sum else -1)
+            bidder_sweeps = 0 if (constant_sum and not capot_t) else -1
             for i in range(m):
                 lv = levels[i, j]
                 if lv < 0:
@@ -196,14 +195,11 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
                 else:
                     # RULES.md: "a générale under double-dummy play is a separate yes/no
                     # question: can the bidder alone win all eight tricks".
-                    if team_sweeps < 0:
-                        team_sweeps = sweep_possible(S, k, prof, leader, trick, 0, t, 0)
-                    sweeps = team_sweeps == 1
-                    if sweeps:
+                    if bidder_sweeps < 0:
                         if not loaded:
                             begin_solve(S, h, k, prof)
                             loaded = True
-                        sweeps = sweep_possible(S, k, prof, leader, trick, 0, taker[j],
-                                                1) == 1
+                        bidder_sweeps = sweep_possible(S, k, prof, leader, trick, 0,
+                                                       taker[j], 1)
                     made[i, j] = score_donne(t, lv, k, 1, capot_pts, capot_tricks, ann, bel,
-                                             prof, score, 8) if sweeps else 0
+                                             prof, score, 8) if bidder_sweeps == 1 else 0

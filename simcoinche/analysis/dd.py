@@ -24,7 +24,7 @@ index 0..5 or its name ``"S" "H" "D" "C" "SA" "TA"``.
 Team 1's value from team 0's (one search, exact): team 0 maximises its card points
 ``C0``; team 1's card points are ``0`` when ``C0 = 252`` (team 0's capot), ``252`` when
 team 1 can force winning every trick, else ``D - C0``, ``D`` the kind's card points plus
-the last trick (:func:`_dd_total`: 162 at a suit, 130 at a
+the last trick (:func:`simcoinche._kernels.play.points_total`: 162 at a suit, 130 at a
 sans-atout of 120 card points, 258 at strict's tout-atout). (Both teams' points are
 decreasing functions of each other once the capot of each side is settled, so the
 minimax of ``C0`` plus one capot check gives both values.) At strict's tout-atout the
