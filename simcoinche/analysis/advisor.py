@@ -265,11 +265,6 @@ def _generale_value(prof: np.ndarray) -> int:
     return int(prof[P_GENERALE_VALUE])
 
 
-#: Play modes that play a générale otherwise than a lower contract of the same kind, so
-#: :func:`evaluate` gives those contracts plays of their own (keyword ``for_sweep``):
-#: double dummy, where a générale asks whether the bidder alone can win every trick
-#: (:func:`play_dd`).
-SWEEP_PLAYS_APART: frozenset[PlayMode] = frozenset({play_dd})
 
 #: Card play of the final contracts by name (``--play``): ``heuristic`` the model
 #: players' own play, ``dd`` double dummy, ``pimc`` PIMC seats (which takes
@@ -585,7 +580,7 @@ def play_keys(contracts: np.ndarray, sweep_level: int | None) -> Plays:
 
     Card play reads neither the bid level nor the coinche, so one play of a (deal,
     taker, kind) serves every action that ends in that contract. With ``sweep_level``
-    (the générale's ladder level, for a play mode of :data:`SWEEP_PLAYS_APART`) the
+    (the générale's ladder level, for double dummy: :func:`play_dd`) the
     contracts at that level get plays of their own, after the lower contracts' play of
     the same (deal, taker, kind).
 
@@ -654,9 +649,11 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     check_faults(contracts[C_FAULTS], codes if names is None else names, prof,
                  lambda i: f"deal {kept.index[i % n]} after "
                            f"{format_action(cands[i // n], prof)}")
-    # One play per distinct (deal, taker, kind); double dummy plays a générale apart.
-    apart = play_fn in SWEEP_PLAYS_APART
-    plays = play_keys(contracts, len(prof.bid_values) + 1 if apart else None)
+    # One play per distinct (deal, taker, kind). Double dummy plays a générale apart: it
+    # asks whether the bidder alone can win every trick (keyword ``for_sweep``), which the
+    # lower contracts' points line does not say. (Only play_dd takes the keyword.)
+    apart = play_fn is play_dd and prof.generale_value > 0
+    plays = play_keys(contracts, prof.n_levels - 1 if apart else None)
     extra = {"for_sweep": plays.for_sweep} if apart else {}
     pc = play_fn(run_key, np.ascontiguousarray(kept.hands[plays.deal]), observed.dealer,
                  plays.taker, plays.kind, codes, rows, packed, names=names, **extra)
