@@ -75,12 +75,13 @@ Z95 = 1.959963984540054
 
 #: A play mode plays the final contracts: ``play(run_key, hands, dealer, taker, kind,
 #: codes, params, prof) -> int32[PC_LEN, m]`` with ``hands`` ``uint32[m, 4]``, ``taker``
-#: and ``kind`` ``int8[m]`` (one row per distinct (deal, taker, kind)), ``codes``/
+#: and ``kind`` ``int8[m]`` (one row per distinct play: :func:`play_keys`), ``codes``/
 #: ``params`` the model players per team, ``prof`` the packed profile. It must fill the
 #: rows ``PC_TRICKS``, ``PC_CARD_POINTS``, ``PC_ANNOUNCE``, ``PC_BELOTE`` and
 #: ``PC_TAKER_TRICKS`` of :mod:`simcoinche._kernels.batch` (scoring reads only those).
 #: The keyword ``names`` (the model players' kind names per team) names them in the
-#: error of a replaced decision.
+#: error of a replaced decision; :func:`play_dd` also takes ``for_sweep`` (the rows of
+#: générales, played apart).
 PlayMode = Callable[..., np.ndarray]
 
 
