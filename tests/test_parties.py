@@ -605,6 +605,21 @@ def test_a_dask_timeout_without_the_dask_engine_is_refused():
         simcoinche.parties(3, timeout=5, threads=1)
 
 
+@pytest.mark.parametrize("options, culprit", [
+    ({"thread": 1}, "unknown argument 'thread' of parties_to_file"),
+    ({"dd": True}, "unknown argument 'dd' of parties_to_file"),
+    ({"task_size": 2, "threads": 1}, "task_size needs engine='dask'"),
+    ({"engine": "spark", "threads": 1}, "engine must be 'local' or 'dask', got 'spark'"),
+])
+def test_parties_to_file_refuses_what_parties_would_not_read(tmp_path, options, culprit):
+    """A misspelt keyword, or a Dask option on a local run, was dropped silently."""
+    from simcoinche.runs.partie import parties_to_file
+
+    with pytest.raises(InputError, match=re.escape(culprit)):
+        parties_to_file(3, out=tmp_path / "p.parquet", **options)
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("out, culprit", [
     (5, "output must be a path (str or os.PathLike), got 5"),
     (b"ds", "output must be a path"),

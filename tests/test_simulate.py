@@ -9,6 +9,7 @@ import os
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -94,6 +95,25 @@ def test_read_results_columns_and_trump_categorical(tmp_path):
         read_results(path, columns=["nope"])
     with pytest.raises(InputError, match=r"results '.*missing\.parquet' not found"):
         read_results(tmp_path / "missing.parquet")
+
+
+def test_a_results_file_whose_trump_is_no_contract_kind_is_refused_in_one_line(tmp_path):
+    """A file edited by another program (trump 9) gave pandas' ValueError from deep in
+    the categorical conversion; the error now names the file, the value and its row."""
+    path = tmp_path / "run.parquet"
+    simulate(40, seed=1, out=path, progress=False, threads=1)
+    table = pq.read_table(path)
+    trump = table.column("trump").to_numpy().copy()
+    trump[7] = 9
+    i = table.schema.get_field_index("trump")
+    edited = tmp_path / "edited.parquet"
+    pq.write_table(table.set_column(i, table.schema.field(i),
+                                    pa.array(trump, type=table.schema.field(i).type)),
+                   edited)
+    with pytest.raises(InputError) as exc:
+        read_results(edited)
+    assert str(exc.value) == (f"results {str(edited)!r}: column 'trump' holds 9 in row 7: "
+                              "a contract kind is 0..5 (-1 passed out)")
 
 
 def test_schema_markdown_lists_every_column():
@@ -434,6 +454,17 @@ def test_api_simulate_to_file_refuses_an_unknown_keyword(tmp_path):
     with pytest.raises(InputError, match="unknown argument 'seeds' of simulate_to_file"):
         simulate_to_file(3, out=tmp_path / "f.parquet", seeds=5, threads=1)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("run", ["simulate", "parties"])
+def test_api_overwrite_without_an_output_is_refused_not_ignored(run):
+    """Rows returned in memory replace nothing: ``overwrite=True`` there is a mistake (an
+    ``out`` forgotten), said at once, as match says it."""
+    call = {"simulate": simulate, "parties": simcoinche.parties}[run]
+    with pytest.raises(InputError, match=r"^overwrite is for an output file \(out\)$"):
+        call(3, overwrite=True, threads=1)
+    with pytest.raises(InputError, match="overwrite must be True or False, got 'yes'"):
+        call(3, overwrite="yes", threads=1)
 
 
 @pytest.mark.parametrize("run", ["simulate", "parties", "match"])

@@ -54,6 +54,7 @@ from simcoinche._kernels.partie import (
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
+from simcoinche.runs.arguments import check_flag
 from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.results import (
     Column,
@@ -408,14 +409,27 @@ def parties(n: int, seed: int = 0, profile: str | Profile | None = "federal",
                         task_size=task_size, threads=threads, overwrite=overwrite,
                         progress=progress, timeout=timeout, cluster_shape=cluster_shape,
                         t0=t0)
-    for name, value in (("scheduler", scheduler), ("client", client),
-                        ("task_size", task_size), ("timeout", timeout),
-                        ("cluster_shape", cluster_shape)):
-        if value is not None:
-            raise InputError(f"{name} needs engine='dask'")
+    _refuse_dask_options(scheduler=scheduler, client=client, task_size=task_size,
+                         timeout=timeout, cluster_shape=cluster_shape)
+    if check_flag(overwrite, "overwrite") and out is None:
+        raise InputError("overwrite is for an output file (out)")
     plan = _plan(n, seed, profile, players, threads, chunk_size, max_donnes, params)
     path = None if out is None else _check_out(out, overwrite, default=False)
     return _run(plan, path, progress)
+
+
+#: The options of :func:`parties` that only the Dask engine reads.
+_DASK_OPTIONS = ("scheduler", "client", "task_size", "timeout", "cluster_shape")
+#: The keyword arguments :func:`parties_to_file` passes on (those of :func:`parties`).
+_TO_FILE_OPTIONS = frozenset({"threads", "overwrite", "chunk_size", "max_donnes", "params",
+                              "progress", "engine", *_DASK_OPTIONS})
+
+
+def _refuse_dask_options(**options: Any) -> None:
+    """A Dask-only option given to a local run: refused, not ignored."""
+    for name, value in options.items():
+        if value is not None:
+            raise InputError(f"{name} needs engine='dask'")
 
 
 def parties_to_file(n: int, seed: int = 0, profile: str | Profile | None = "federal",
@@ -423,12 +437,25 @@ def parties_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fede
                     out: str | os.PathLike[str] | None = None,
                     **kwargs: Any) -> PartiesSummary:
     """As :func:`parties` but always writes (default path :func:`default_parties_out`,
-    its directory created if missing)."""
+    its directory created if missing).
+
+    Raises
+    ------
+    InputError
+        As :func:`parties`, and for a keyword :func:`parties` does not take.
+    """
+    unknown = sorted(set(kwargs) - _TO_FILE_OPTIONS)
+    if unknown:
+        raise InputError(f"unknown argument {unknown[0]!r} of parties_to_file; known: "
+                         + ", ".join(sorted(_TO_FILE_OPTIONS)))
     if kwargs.get("engine", "local") == "dask":
         result = parties(n, seed, profile, players, out, **kwargs)
         assert isinstance(result, PartiesSummary)
         return result
-    kwargs.pop("engine", None)
+    engine = kwargs.pop("engine", "local")
+    if engine != "local":
+        raise InputError(f"engine must be 'local' or 'dask', got {engine!r}")
+    _refuse_dask_options(**{k: kwargs.get(k) for k in _DASK_OPTIONS})
     plan = _plan(n, seed, profile, players, kwargs.get("threads"), kwargs.get("chunk_size"),
                  kwargs.get("max_donnes"), kwargs.get("params"))
     default = out is None

@@ -322,15 +322,24 @@ def dataset_files(directory: str | os.PathLike[str]) -> list[Path]:
     return files
 
 
-def tidy(df: pd.DataFrame) -> pd.DataFrame:
+def tidy(df: pd.DataFrame, source: str = "results") -> pd.DataFrame:
     """Readable categoricals: ``trump`` becomes ``S H D C SA TA`` (missing if passed out).
 
     The category codes equal the contract kinds (``df.trump.cat.codes``; -1 if passed out).
+    ``source`` names the rows in the error raised (InputError) when a ``trump`` value is
+    no contract kind.
     """
     if "trump" in df.columns and df["trump"].dtype.kind in "iu":
         import pandas as pd  # here, not at import: a run to a file needs no pandas
 
-        codes = df["trump"].to_numpy().astype(np.int8)
+        raw = df["trump"].to_numpy()
+        bad = (raw < -1) | (raw >= len(TRUMP_CATEGORIES))
+        if bad.any():
+            # A file edited or written by another program: its rows cannot be trusted.
+            raise InputError(f"{source}: column 'trump' holds {raw[bad][0]} in row "
+                             f"{int(np.flatnonzero(bad)[0])}: a contract kind is 0..5 "
+                             "(-1 passed out)")
+        codes = raw.astype(np.int8)
         df["trump"] = pd.Categorical.from_codes(codes, categories=TRUMP_CATEGORIES)
     return df
 
@@ -390,7 +399,7 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         if columns is not None:
             df = df[list(columns)]
         return pd.concat([df, view[list(VIEW_COLUMNS)]], axis=1)
-    return tidy(read_table(path, columns).to_pandas())
+    return tidy(read_table(path, columns).to_pandas(), f"results {os.fspath(path)!r}")
 
 
 def read_table(path: str | os.PathLike[str], columns: list[str] | None = None

@@ -616,6 +616,8 @@ def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
         For any bad argument, an existing output without ``overwrite`` or an unwritable
         path; nothing is written then.
     """
+    if check_flag(overwrite, "overwrite") and out is None:
+        raise InputError("overwrite is for an output file (out)")
     plan = _plan(n, seed, profile, players, threads, chunk_size, dealer, record_play, params,
                  dd)
     path = None
