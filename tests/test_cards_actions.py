@@ -55,6 +55,39 @@ def test_format_card_out_of_range():
         C.format_card(32)
 
 
+@pytest.mark.parametrize("call, culprit", [
+    (lambda: C.format_card(1.5), "card index must be a whole number 0..31, got 1.5"),
+    (lambda: C.format_card(-1), "card index must be a whole number 0..31, got -1"),
+    (lambda: C.format_card(True), "card index must be a whole number 0..31, got True"),
+    (lambda: C.format_card("JH"), "card index must be a whole number 0..31, got 'JH'"),
+    (lambda: C.to_mask([32]), "card index must be a whole number 0..31, got 32"),
+    (lambda: C.to_mask([-1]), "card index must be a whole number 0..31, got -1"),
+    (lambda: C.to_mask(5), "cards must be card indices (0..31), got 5"),
+    (lambda: C.to_mask("JH"), "cards must be card indices (0..31), got 'JH'"),
+    (lambda: C.from_mask(1 << 32), "card mask must be a whole number 0..4294967295"),
+    (lambda: C.from_mask(-1), "card mask must be a whole number 0..4294967295, got -1"),
+    (lambda: C.format_mask(2.0), "card mask must be a whole number 0..4294967295, got 2.0"),
+    (lambda: C.popcount(None), "card mask must be a whole number 0..4294967295, got None"),
+    (lambda: C.card(8, 0), "rank must be a whole number 0..7, got 8"),
+    (lambda: C.card(0, 4), "suit must be a whole number 0..3, got 4"),
+    (lambda: C.parse_cards(5), "cards must be text or a list of card texts, got 5"),
+])
+def test_card_helpers_refuse_what_is_no_card_in_one_line(call, culprit):
+    """A float floored, a negative index shifted, a 33rd bit kept: the helpers gave a
+    wrong card or a TypeError; each now names what it was given."""
+    with pytest.raises(InputError) as exc:
+        call()
+    assert culprit in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_card_helpers_take_numpy_integers():
+    import numpy as np
+
+    assert C.to_mask(np.array([0, 31])) == (1 << 31) | 1
+    assert C.from_mask(np.uint32(5)) == [0, 2] and C.popcount(np.uint32(7)) == 3
+    assert C.format_card(np.int64(JH)) == "JH"
+
+
 def test_parse_cards_from_string_or_list():
     assert C.parse_cards("JH, TS 10C") == [JH, TS, C.card(TEN, C.CLUBS)]
     assert C.parse_cards(["as", "Jh"]) == [AS, JH]

@@ -13,6 +13,7 @@ from simcoinche.analysis.features import (
     hand_features,
     popcount,
     role_hands,
+    suit_bytes,
 )
 from simcoinche.rules import cards as C
 from simcoinche.rules.errors import InputError
@@ -115,6 +116,27 @@ def test_popcount_matches_python_bit_count_and_byte_table():
     expected = np.array([int(v).bit_count() for v in x])
     np.testing.assert_array_equal(popcount(x), expected)
     assert [int(POP8[b]) for b in range(256)] == [b.bit_count() for b in range(256)]
+
+
+@pytest.mark.parametrize("x, culprit", [
+    (None, "got object"), ([1.5], "got float64"), (np.array([-1]), "got negative values"),
+])
+def test_popcount_refuses_what_has_no_bits_to_count(x, culprit):
+    """None and floats gave numpy's TypeError; -1 counted 64 bits of a card mask."""
+    with pytest.raises(InputError, match=f"popcount counts the bits of non-negative "
+                                         f"integers, {culprit}"):
+        popcount(x)
+
+
+@pytest.mark.parametrize("hands, culprit", [
+    ("x", "hands must be integer bitboards"), ([1.5], "hands must be integer bitboards"),
+    ([1 << 32], "a value is outside 0..2**32-1"),
+])
+def test_suit_bytes_refuses_what_is_no_bitboard(hands, culprit):
+    with pytest.raises(InputError) as exc:
+        suit_bytes(hands)
+    assert culprit in str(exc.value)
+    assert suit_bytes([0x0100_00FF]).tolist() == [[0xFF, 0, 0, 1]]
 
 
 @pytest.mark.parametrize("trump", [0, 1, 2, 3, 4, 5])

@@ -16,7 +16,7 @@ import pytest
 
 from simcoinche.commands.cli import main
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.verify import parse_record, verify_record
+from simcoinche.rules.verify import parse_record, verify_record, verify_text
 
 DATA = Path(__file__).parent / "data"
 SCRIPT = Path(sys.executable).with_name("simcoinche")
@@ -360,6 +360,23 @@ def test_verify_record_raises_input_error(record, culprit):
     with pytest.raises(InputError) as info:
         verify_record(record)
     assert culprit in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("text, culprit", [
+    (None, "the donne must be JSON text, got NoneType"),
+    (42, "the donne must be JSON text, got int"),
+    (b"\xff{}", "invalid JSON: not UTF-8 text (byte 0)"),
+])
+def test_parse_record_refuses_what_is_not_json_text_in_one_line(text, culprit):
+    """verify_text(None) raised json's TypeError; bytes that are not UTF-8 were reported
+    as a number of more than 4,300 digits."""
+    with pytest.raises(InputError) as exc:
+        verify_text(text)
+    assert str(exc.value) == culprit
+
+
+def test_parse_record_reads_utf8_bytes():
+    assert parse_record(b'{"dealer": 0}') == {"dealer": 0}
 
 
 def test_parse_record_rejects_non_objects():

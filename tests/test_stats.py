@@ -12,9 +12,11 @@ from simcoinche.analysis.features import hand_features
 from simcoinche.analysis.stats import (
     DEFAULT_LEVELS,
     bid_curve,
+    dd_success_rates,
     made_at,
     played,
     success_rates,
+    taker_team,
     wilson_interval,
 )
 from simcoinche.rules.errors import InputError
@@ -343,3 +345,33 @@ def test_chi2_survival_matches_closed_forms_and_table_quantiles():
     assert chi2_sf(18.307, 10) == pytest.approx(0.05, abs=1e-5)
     assert chi2_sf(86.661, 50) == pytest.approx(0.001, abs=1e-6)
     assert chi2_sf(0.0, 5) == 1.0
+
+
+# One row per partie, its donnes in lists: what simcoinche.parties returns.
+_PARTIES_ROWS = pd.DataFrame({
+    "taker": [[0, 3], [1]], "made": [[True, False], [True]], "passed_out": [[False] * 2, [False]],
+    "marks_t0": [[90, 0], [0]], "marks_t1": [[0, 160], [100]], "bid_level": [[80, 80], [90]],
+    "trump": [[0, 4], [1]], "card_points_t0": [[100, 40], [50]],
+    "card_points_t1": [[62, 122], [112]],
+})
+
+
+@pytest.mark.parametrize("call", [
+    lambda df: played(df), lambda df: taker_team(df), lambda df: success_rates(df),
+    lambda df: made_at(df, 80), lambda df: bid_curve(df), lambda df: dd_success_rates(df),
+    lambda df: hand_features(df, "taker"),
+])
+def test_a_parties_table_is_refused_by_the_donne_tables_in_one_line(call):
+    """A parties run's list columns gave numpy's "setting an array element with a
+    sequence"; the error now says which column and what the tables read."""
+    with pytest.raises(InputError) as exc:
+        call(_PARTIES_ROWS)
+    assert "holds a list per row (a parties run?)" in str(exc.value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: played(None), lambda: success_rates([1, 2]), lambda: hand_features({}, "taker"),
+])
+def test_the_donne_tables_refuse_what_is_not_a_dataframe(call):
+    with pytest.raises(InputError, match="results must be a pandas DataFrame"):
+        call()

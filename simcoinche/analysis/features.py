@@ -56,6 +56,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from simcoinche.analysis.frames import require_columns
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES, SANS_ATOUT, TOUT_ATOUT
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
@@ -117,6 +118,9 @@ def popcount(x: np.ndarray) -> np.ndarray:
     ndarray of int8, same shape as ``x``.
     """
     x = np.asarray(x)
+    if x.dtype.kind not in "iu" or (x.dtype.kind == "i" and x.size and x.min() < 0):
+        raise InputError(f"popcount counts the bits of non-negative integers, got "
+                         f"{'negative values' if x.dtype.kind == 'i' else x.dtype}")
     if _HAS_BITWISE_COUNT:
         return np.bitwise_count(x).astype(np.int8)
     out = np.zeros(x.shape, dtype=np.int8)
@@ -139,6 +143,7 @@ def suit_bytes(hands: np.ndarray) -> np.ndarray:
     ndarray of uint8, shape (n, 4); column ``s`` holds bits ``8*s .. 8*s+7`` (bit ``r`` =
     rank index ``r``, 7 8 9 T J Q K A).
     """
+    hands = _as_hands(hands)
     return ((hands[:, None] >> _SHIFTS) & np.uint32(0xFF)).astype(np.uint8)
 
 
@@ -286,12 +291,6 @@ def features_for(
     return {k: out[k] for k in FEATURES}
 
 
-def _require(df: pd.DataFrame, columns: Sequence[str]) -> None:
-    for c in columns:
-        if c not in df.columns:
-            raise InputError(f"results table has no column {c!r}")
-
-
 def role_hands(df: pd.DataFrame, role: str) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the hand of a role relative to the taker.
 
@@ -313,7 +312,7 @@ def role_hands(df: pd.DataFrame, role: str) -> tuple[np.ndarray, np.ndarray]:
     if role not in ROLES:
         raise InputError(f"unknown role {role!r}: expected one of "
                          + ", ".join([*ROLES, "team"]))
-    _require(df, ["taker", "hand_0", "hand_1", "hand_2", "hand_3"])
+    require_columns(df, ["taker", "hand_0", "hand_1", "hand_2", "hand_3"])
     taker = df["taker"].to_numpy(dtype=np.int64, na_value=-1)
     valid = taker >= 0
     if "passed_out" in df.columns:
@@ -331,7 +330,7 @@ def contract_kinds(df: pd.DataFrame) -> np.ndarray:
     (``S H D C SA TA``) that :func:`simcoinche.runs.results.read_results` returns, or names
     as text.
     """
-    _require(df, ["trump"])
+    require_columns(df, ["trump"])
     col = df["trump"]
     if isinstance(col.dtype, pd.CategoricalDtype):
         cats = [str(c).upper() for c in col.cat.categories]

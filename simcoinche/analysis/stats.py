@@ -18,6 +18,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from simcoinche.analysis.frames import require_columns
+
 # chi2_sf is re-exported: it lived here before intervals.py.
 from simcoinche.analysis.intervals import chi2_sf as chi2_sf
 from simcoinche.analysis.intervals import wilson_interval
@@ -26,12 +28,6 @@ from simcoinche.rules.profiles import Profile, get_profile
 
 #: Default bid levels of :func:`bid_curve`: the federal ladder, then capot.
 DEFAULT_LEVELS: tuple[int, ...] = (80, 90, 100, 110, 120, 130, 140, 150, 160, 250)
-
-
-def _require(df: pd.DataFrame, columns: Sequence[str]) -> None:
-    for c in columns:
-        if c not in df.columns:
-            raise InputError(f"results table has no column {c!r}")
 
 
 def _keys(by: str | Sequence[str] | None) -> list[str]:
@@ -57,7 +53,7 @@ def played(df: pd.DataFrame) -> pd.DataFrame:
 
     A donne is passed out when ``passed_out`` is true or ``taker`` is negative.
     """
-    _require(df, ["taker"])
+    require_columns(df, ["taker"])
     keep = df["taker"].to_numpy(dtype=np.int64, na_value=-1) >= 0
     if "passed_out" in df.columns:
         keep &= ~df["passed_out"].to_numpy(dtype=bool, na_value=True)
@@ -66,6 +62,7 @@ def played(df: pd.DataFrame) -> pd.DataFrame:
 
 def taker_team(df: pd.DataFrame) -> np.ndarray:
     """Team of the takers (``taker & 1``) per row, ``int64``; rows must have a taker."""
+    require_columns(df, ["taker"])
     return df["taker"].to_numpy(dtype=np.int64) & 1
 
 
@@ -127,7 +124,7 @@ def success_rates(
     """
     keys = _keys(by)
     min_count = _check_min_count(min_count)
-    _require(df, ["taker", "made", "marks_t0", "marks_t1", *keys])
+    require_columns(df, ["taker", "made", "marks_t0", "marks_t1", *keys])
     d = played(df)
     team = taker_team(d)
     mt, md = _per_team(d, "marks", team)
@@ -255,7 +252,7 @@ def bid_curve(
     lv = [int(x) for x in levels]
     cols = [f"{s}_t{t}" for s in ("card_points", "announce", "belote", "tricks")
             for t in (0, 1)]
-    _require(df, ["taker", *cols, *keys])
+    require_columns(df, ["taker", *cols, *keys])
     d = played(df)
     frame = d[keys].copy()
     names = [f"_L{i}" for i in range(len(lv))]
@@ -323,7 +320,7 @@ def dd_success_rates(
     """
     keys = _keys(by)
     min_count = _check_min_count(min_count)
-    _require(df, ["taker", "made", *keys])
+    require_columns(df, ["taker", "made", *keys])
     d = played(df)
     if not {"dd_made", "dd_points_lost"} <= set(d.columns):
         from simcoinche.runs.dd_columns import dd_view

@@ -56,9 +56,18 @@ globals().update(_ALL_NAMES)
 del _s, _suit, _r, _rank
 
 
+def _whole(value: object, what: str, top: int) -> int:
+    """``value`` as an int in ``0..top``, else InputError naming ``what``: a float, a
+    bool or text is not taken for a number (1.5 would floor, True would be 1)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) \
+            and 0 <= int(value) <= top:
+        return int(value)
+    raise InputError(f"{what} must be a whole number 0..{top}, got {value!r}")
+
+
 def card(rank: int, suit: int) -> int:
     """Return the card index of ``rank`` (0..7) in ``suit`` (0..3)."""
-    return suit * 8 + rank
+    return _whole(suit, "suit", 3) * 8 + _whole(rank, "rank", 7)
 
 
 def suit_of(c: int) -> int:
@@ -103,16 +112,16 @@ def parse_cards(cards: str | Iterable[str]) -> list[int]:
     """Parse cards given as a list of strings or one whitespace/comma-separated string."""
     if isinstance(cards, str):
         items = cards.replace(",", " ").split()
-    else:
+    elif isinstance(cards, Iterable):
         items = list(cards)
+    else:
+        raise InputError(f"cards must be text or a list of card texts, got {cards!r}")
     return [parse_card(c) for c in items]
 
 
 def format_card(c: int) -> str:
     """Canonical text of card ``c`` (``"JH"``, ``"TS"``)."""
-    if not 0 <= int(c) < N_CARDS:
-        raise InputError(f"card index {c} out of range 0..31")
-    c = int(c)
+    c = _whole(c, "card index", N_CARDS - 1)
     return RANKS[c & 7] + SUITS[c >> 3]
 
 
@@ -123,15 +132,22 @@ def format_cards(cards: Iterable[int]) -> list[str]:
 
 def to_mask(cards: Iterable[int]) -> int:
     """Bitboard (Python ``int``, fits ``uint32``) of a collection of card indices."""
+    if not isinstance(cards, Iterable) or isinstance(cards, str):
+        raise InputError(f"cards must be card indices (0..31), got {cards!r}")
     mask = 0
     for c in cards:
-        mask |= 1 << int(c)
+        mask |= 1 << _whole(c, "card index", N_CARDS - 1)
     return mask
+
+
+def _mask(mask: object) -> int:
+    """A bitboard of 32 cards as an int, else InputError."""
+    return _whole(mask, "card mask", (1 << N_CARDS) - 1)
 
 
 def from_mask(mask: int) -> list[int]:
     """Card indices set in ``mask``, ascending."""
-    m = int(mask)
+    m = _mask(mask)
     return [c for c in range(N_CARDS) if (m >> c) & 1]
 
 
@@ -152,7 +168,7 @@ def parse_hand(cards: str | Iterable[str]) -> int:
 
 def popcount(mask: int) -> int:
     """Number of cards in a bitboard."""
-    return int(mask).bit_count()
+    return _mask(mask).bit_count()
 
 
 def parse_seat(value: object, what: str) -> int:

@@ -52,8 +52,16 @@ def parse_record(text: str) -> dict:
     Raises
     ------
     InputError
-        When the text is not JSON or not a JSON object.
+        When the text is not JSON (or not text: ``None``, bytes that are not UTF-8) or
+        not a JSON object.
     """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"invalid JSON: not UTF-8 text (byte {exc.start})") from None
+    if not isinstance(text, str):
+        raise InputError(f"the donne must be JSON text, got {type(text).__name__}")
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
