@@ -27,6 +27,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -100,6 +101,23 @@ def _stream(seed: int) -> np.ndarray:
     return st
 
 
+def decisions(r: random.Random) -> Iterator[tuple[np.uint32, np.uint32, np.ndarray, int,
+                                                  np.ndarray, np.ndarray]]:
+    """The positions timed, endlessly: ``(hand, legal, trick, n, info, stream)``, those
+    with nothing to decide (one legal card, or one class of equivalent cards) skipped,
+    each with the random stream its decisions start from."""
+    prof = FEDERAL.packed
+    while True:
+        hand, trick, k, info = position(r)
+        kind = int(info[I_KIND])
+        legal = np.uint32(legal_mask(hand, trick, k, kind, prof))
+        on_table = sum(1 << int(c) for c in trick[:k])
+        if legal & (legal - np.uint32(1)) == 0 or P.one_class(
+                legal, (0xFFFFFFFF & ~int(info[I_PLAYED])) | on_table, kind, prof):
+            continue
+        yield hand, legal, trick, k, info, _stream(r.randrange(1, 1 << 20))
+
+
 def run(n: int, worlds: int, progress: bool = True) -> dict[str, Any]:
     """Time ``n`` decisions each way; see the module docstring."""
     prof = FEDERAL.packed
@@ -119,15 +137,7 @@ def run(n: int, worlds: int, progress: bool = True) -> dict[str, Any]:
     same_stream = 0
     by_trick: dict[int, list[float]] = {}
     done = 0
-    while done < n:
-        hand, trick, k, info = position(r)
-        kind = int(info[I_KIND])
-        legal = np.uint32(legal_mask(hand, trick, k, kind, prof))
-        on_table = sum(1 << int(c) for c in trick[:k])
-        if legal & (legal - np.uint32(1)) == 0 or P.one_class(
-                legal, (0xFFFFFFFF & ~int(info[I_PLAYED])) | on_table, kind, prof):
-            continue
-        st = _stream(r.randrange(1, 1 << 20))
+    for hand, legal, trick, k, info, st in decisions(r):
         st_full = st.copy()
         t0 = time.perf_counter()
         a = P.pimc_card(together, hand, legal, trick, k, info, params, 0, prof, st)
@@ -145,6 +155,8 @@ def run(n: int, worlds: int, progress: bool = True) -> dict[str, Any]:
         done += 1
         if progress and done % 50 == 0:
             print(f"pimc_cards: {done}/{n} decisions", file=sys.stderr, flush=True)
+        if done == n:
+            break
     return {
         "decisions": n,
         "worlds": worlds,

@@ -15,11 +15,11 @@ import time
 
 import numpy as np
 
-from benchmarks.pimc_cards import SEED, _stream, position
+from benchmarks.pimc_cards import SEED, _stream, decisions, position
 from simcoinche._kernels import dd
 from simcoinche._kernels import pimc as P
 from simcoinche._kernels.play import legal_mask
-from simcoinche._kernels.players import I_KIND, I_PLAYED, I_TRICK, PARAM_LEN
+from simcoinche._kernels.players import I_KIND, I_TRICK, PARAM_LEN
 from simcoinche.rules.profiles import FEDERAL
 
 
@@ -37,15 +37,7 @@ def main(name: str, n: int) -> None:
     seconds = 0.0
     start = int(T.solver.work[dd.W_NODES])
     by_trick: dict[int, int] = {}
-    while len(cards) < n:
-        hand, trick, k, info = position(r)
-        kind = int(info[I_KIND])
-        legal = np.uint32(legal_mask(hand, trick, k, kind, prof))
-        on_table = sum(1 << int(c) for c in trick[:k])
-        if legal & (legal - np.uint32(1)) == 0 or P.one_class(
-                legal, (0xFFFFFFFF & ~int(info[I_PLAYED])) | on_table, kind, prof):
-            continue
-        st = _stream(r.randrange(1, 1 << 20))
+    for hand, legal, trick, k, info, st in decisions(r):
         before = int(T.solver.work[dd.W_NODES])
         t0 = time.perf_counter()
         card = P.pimc_card(T, hand, legal, trick, k, info, params, 0, prof, st)
@@ -53,6 +45,8 @@ def main(name: str, n: int) -> None:
         t = int(info[I_TRICK])
         by_trick[t] = by_trick.get(t, 0) + int(T.solver.work[dd.W_NODES]) - before
         cards.append(int(card))
+        if len(cards) == n:
+            break
     nodes = int(T.solver.work[dd.W_NODES]) - start
     print(f"{name} s/card {seconds / n:.4f} nodes {nodes:,} by trick "
           f"{dict(sorted(by_trick.items()))}")
