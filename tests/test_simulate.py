@@ -477,3 +477,12 @@ def test_api_rows_kept_in_memory_must_fit_in_it(run):
     with pytest.raises(InputError, match=r"kept in memory need about .* GiB, more than "
                        r"this machine's .* GiB: write them to a file \(out=...\) instead"):
         call[run]()
+
+
+def test_a_summary_counts_its_threads_in_good_english():
+    """A one-thread run printed "(1 threads; ..."."""
+    from simcoinche.runs.simulation import counted
+
+    text = simulate(30, seed=1, threads=1, progress=False).attrs["summary"].text()
+    assert "(1 thread; profile federal" in text
+    assert [counted(n, "part") for n in (0, 1, 2)] == ["0 parts", "1 part", "2 parts"]

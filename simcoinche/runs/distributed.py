@@ -65,6 +65,7 @@ from simcoinche.runs.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest
 from simcoinche.runs.simulation import (
     RunSummary,
     _plan,
+    counted,
     positive_int,
     writer_options,
 )
@@ -146,8 +147,8 @@ class DatasetFields:
 
     def text(self) -> str:
         """Short human summary (a few lines)."""
-        line = (f"engine dask ({self.scheduler}): {self.workers} workers, "
-                f"{self.threads} threads; {self.parts} parts")  # type: ignore[attr-defined]
+        line = (f"engine dask ({self.scheduler}): {counted(self.workers, 'worker')}, "
+                f"{self.threads_text}; {counted(self.parts, 'part')}")  # type: ignore[attr-defined]
         if self.parts_reused == self.parts:
             line += ", all already complete (verified): nothing to compute"
         elif self.parts_reused:

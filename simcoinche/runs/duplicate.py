@@ -275,7 +275,7 @@ class PairedDifferences:
         if self.path:
             lines.append(f"wrote {self.path}")
         lines.append(f"match {self.a} (a) vs {self.b} (b): {self.n:,} {unit} at two tables "
-                     f"in {self.seconds:.2f} s ({self.threads} threads; profile "
+                     f"in {self.seconds:.2f} s ({self.threads_text}; profile "
                      f"{self.profile}; seed {self.seed})")
         ci = self.ci95
         interval = ("" if ci is None else

@@ -155,7 +155,7 @@ class PartiesSummary(RunInfo):
         rate = self.donnes / self.seconds if self.seconds > 0 else float("inf")
         lines.append(f"{self.n:,} parties ({self.donnes:,} donnes) in {self.seconds:.2f} s: "
                      f"{self.parties_per_second:,.0f} parties/s, {rate:,.0f} donnes/s "
-                     f"({self.threads} threads; profile {self.profile}; players "
+                     f"({self.threads_text}; profile {self.profile}; players "
                      f"{self.players[0]},{self.players[1]}; seed {self.seed})")
         lines.append(f"won by team 0: {100 * self.wins[0] / self.n:.1f} %, team 1: "
                      f"{100 * self.wins[1] / self.n:.1f} %; "

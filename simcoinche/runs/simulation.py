@@ -96,6 +96,16 @@ class RunInfo:
     seed: int
     path: str | None = None
 
+    @property
+    def threads_text(self) -> str:
+        """``"1 thread"``, ``"2 threads"``: the summaries' wording."""
+        return counted(self.threads, "thread")
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1 (``"1 part"``, ``"4 parts"``)."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
 
 @dataclass
 class RunSummary(RunInfo):
@@ -156,7 +166,7 @@ class RunSummary(RunInfo):
         if self.path:
             lines.append(f"wrote {self.path}")
         lines.append(f"{self.n:,} donnes in {self.seconds:.2f} s: "
-                     f"{self.donnes_per_second:,.0f} donnes/s ({self.threads} threads; "
+                     f"{self.donnes_per_second:,.0f} donnes/s ({self.threads_text}; "
                      f"profile {self.profile}; players {self.players[0]},{self.players[1]}; "
                      f"seed {self.seed})")
         lines.append(f"passed out: {100 * self.passed_out_share:.1f} %")
