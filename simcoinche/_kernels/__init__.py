@@ -13,7 +13,9 @@ it compiled, so a kernel that inlines another module's kernel would keep running
 machine code after that other module changed. Unless ``NUMBA_CACHE_DIR`` is set, the
 cache therefore lives in a directory keyed by a hash of every kernel source file
 (``$SIMCOINCHE_CACHE_DIR`` or ``~/.cache/simcoinche``, then ``numba/<hash>``): any change
-to any kernel starts from a fresh cache.
+to any kernel starts from a fresh cache. A folder that cannot be used is an error at the
+first compile, and a damaged cache file is compiled again, said on stderr
+(:mod:`.cache_guard`), never a silent fallback or a traceback.
 
 Compile time: importing this package installs a faster numba inliner, SSA
 reconstruction and type inference (:mod:`.faster_compile`: the same code, built without
@@ -41,23 +43,28 @@ def kernel_source_digest() -> str:
 
 
 def _configure_cache() -> None:
+    """Point numba at the cache folder; where it cannot be used, the first compile says
+    so (:mod:`.cache_guard`) instead of numba falling back to another folder."""
     if numba.config.CACHE_DIR:
-        return  # the user chose a cache location (NUMBA_CACHE_DIR)
-    base = os.environ.get("SIMCOINCHE_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "simcoinche")
-    path = os.path.join(base, "numba", kernel_source_digest())
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError:
-        return  # unwritable home: numba's default (__pycache__ beside the sources)
-    if os.access(path, os.W_OK):
+        # The user chose a cache location (NUMBA_CACHE_DIR).
+        path, variable = numba.config.CACHE_DIR, "NUMBA_CACHE_DIR"
+    else:
+        base = os.environ.get("SIMCOINCHE_CACHE_DIR") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                             ".cache"),
+            "simcoinche")
+        path, variable = (os.path.join(base, "numba", kernel_source_digest()),
+                          "SIMCOINCHE_CACHE_DIR")
         numba.config.CACHE_DIR = path
+    problem = cache_guard.folder_problem(path)
+    if problem:
+        cache_guard.PROBLEM = (f"cannot write compiled kernels to {path!r} ({problem}); "
+                               f"set {variable} to a writable folder")
 
+
+from simcoinche._kernels import cache_guard, compile_lock, faster_compile  # noqa: E402
 
 _configure_cache()
-
-from simcoinche._kernels import compile_lock, faster_compile  # noqa: E402  (before any kernel compiles)
-
-faster_compile.install()
+faster_compile.install()  # (before any kernel compiles)
 compile_lock.install()
+cache_guard.install()  # last: its folder check comes before the compile lock's file

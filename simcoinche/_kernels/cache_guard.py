@@ -1,0 +1,101 @@
+"""The compiled-kernel cache, checked: a folder that cannot be used is an error, a damaged
+file is compiled again, and both are said.
+
+Numba, left to itself, treats both silently or with a traceback:
+
+- a cache folder it cannot write (a read-only home, ``SIMCOINCHE_CACHE_DIR`` naming a
+  file) sends the kernels to ``__pycache__`` beside the sources or to ``~/.cache/numba``,
+  out of the folder keyed by the sources' hash (:mod:`simcoinche._kernels`), or, where
+  none of those is writable, fails with "no locator available";
+- a truncated or damaged index (``.nbi``) or machine-code file (``.nbc``), left by a
+  full disk or a copy cut short, fails every later run with a pickle traceback.
+
+Here the first compile (or load) of a kernel in a process whose cache folder cannot be
+used raises :class:`KernelCacheError`, whose one-line message names the folder, the
+reason and the variable to set; and a damaged file is treated as missing (the kernel is
+compiled again and the file rewritten), with one line on stderr naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from typing import Any
+
+
+class KernelCacheError(OSError):
+    """The compiled-kernel cache folder cannot be used."""
+
+
+#: Why this process's cache folder cannot be used ("" when it can): set by
+#: :func:`simcoinche._kernels._configure_cache`, raised at the first compile.
+PROBLEM = ""
+#: The damaged cache files met in this process (each said once).
+DAMAGED: set[str] = set()
+
+
+def folder_problem(path: str) -> str:
+    """"" when ``path`` is a folder this process can create files in (made if missing),
+    else the reason, as the system gives it."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".write-test-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return ""
+
+
+def _damaged(path: str, exc: BaseException) -> None:
+    """Say once that the cache file ``path`` could not be read."""
+    if path in DAMAGED:
+        return
+    DAMAGED.add(path)
+    if sys.stderr is not None:
+        sys.stderr.write(f"simcoinche: the compiled-kernel cache file {path!r} was "
+                         f"damaged ({type(exc).__name__}): compiling that kernel again\n")
+
+
+def install() -> None:
+    """Wrap numba's ``Dispatcher.compile`` (the folder check) and its cache files'
+    ``_load_index`` / ``_load_data`` (damaged files read as missing). Idempotent."""
+    from numba.core import caching, dispatcher
+
+    original_compile = dispatcher.Dispatcher.compile
+    if getattr(original_compile, "_simcoinche_cache_guard", False):
+        return
+    load_index = caching.IndexDataCacheFile._load_index
+    load_data = caching.IndexDataCacheFile._load_data
+
+    def compile(self: Any, sig: Any) -> Any:
+        if PROBLEM and getattr(self, "_cache", None) is not None and \
+                not isinstance(self._cache, caching.NullCache):
+            raise KernelCacheError(PROBLEM)
+        return original_compile(self, sig)
+
+    def _load_index(self: Any) -> Any:
+        try:
+            return load_index(self)
+        except OSError:
+            raise
+        except Exception as exc:  # any unpickling failure: the file is damaged
+            _damaged(self._index_path, exc)
+            return {}
+
+    def _load_data(self: Any, name: str) -> Any:
+        try:
+            return load_data(self, name)
+        except OSError:
+            raise
+        except Exception as exc:  # numba's load() reads an OSError as "no entry"
+            path = self._data_path(name)
+            _damaged(path, exc)
+            raise FileNotFoundError(path) from None
+
+    compile._simcoinche_cache_guard = True  # type: ignore[attr-defined]
+    compile.__doc__ = original_compile.__doc__
+    dispatcher.Dispatcher.compile = compile
+    caching.IndexDataCacheFile._load_index = _load_index
+    caching.IndexDataCacheFile._load_data = _load_data
