@@ -11,6 +11,7 @@ import shutil
 
 import pandas as pd
 import pyarrow.dataset as pads
+import pyarrow.parquet as pq
 import pytest
 from distributed import Client, LocalCluster
 
@@ -106,7 +107,50 @@ def test_an_incomplete_dataset_is_refused_with_its_progress(dataset, tmp_path):
 def test_a_listed_part_that_is_missing_is_a_read_error(dataset, tmp_path):
     ds = _copy(dataset[1], tmp_path / "ds")
     (ds / "part-000005.parquet").unlink()
-    with pytest.raises(InputError, match="cannot read results"):
+    with pytest.raises(InputError, match=re.escape(
+            "part 5 (part-000005.parquet) cannot be read (No such file or directory); "
+            "rerun the same simulate command to write it again")):
+        read_results(ds)
+
+
+def _forge(ds, t, table, metadata):
+    """Part ``t`` rewritten as ``table`` with ``metadata``, the manifest told its new
+    size: what a copy from another run of the same size would look like."""
+    name = f"part-{t:06d}.parquet"
+    pq.write_table(table.replace_schema_metadata(metadata), ds / name)
+    manifest = json.loads((ds / MANIFEST_NAME).read_text())
+    manifest["parts"][str(t)]["bytes"] = (ds / name).stat().st_size
+    (ds / MANIFEST_NAME).write_text(json.dumps(manifest))
+
+
+def test_a_part_changed_since_the_run_is_refused_not_read(dataset, tmp_path):
+    """A part of another run, or one rewritten, changed every table read from the dataset
+    without a word (the report said seed 13 and counted other donnes). The recorded size,
+    the rows and the run's metadata in each part's footer are checked."""
+    ds = _copy(dataset[1], tmp_path / "ds")
+    with open(ds / "part-000003.parquet", "ab") as f:
+        f.write(b"junk")
+    size = (ds / "part-000003.parquet").stat().st_size
+    with pytest.raises(InputError, match=re.escape(
+            f"part 3 (part-000003.parquet) is {size} bytes, the run wrote {size - 4}: it "
+            "was changed since")):
+        read_results(ds, columns=["donne"])
+    assert main(["report", str(ds), "--out", str(tmp_path / "r")]) == 2
+    assert not (tmp_path / "r").exists()
+
+    ds = _copy(dataset[1], tmp_path / "ds2")
+    part = pq.read_table(ds / "part-000002.parquet")
+    meta = part.schema.metadata
+    _forge(ds, 2, part.slice(0, 100), meta)
+    with pytest.raises(InputError, match=re.escape(
+            "part 2 (part-000002.parquet) holds 100 rows, the run wrote 250")):
+        read_results(ds)
+    other = json.loads(meta[b"simcoinche"])
+    other["seed"] = 8
+    _forge(ds, 2, part, {b"simcoinche": json.dumps(other).encode()})
+    with pytest.raises(InputError, match=re.escape(
+            "part 2 (part-000002.parquet) was not written by this run (its metadata differ "
+            "from the manifest's)")):
         read_results(ds)
 
 

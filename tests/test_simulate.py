@@ -10,6 +10,7 @@ import os
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
@@ -114,6 +115,49 @@ def test_a_results_file_whose_trump_is_no_contract_kind_is_refused_in_one_line(t
         read_results(edited)
     assert str(exc.value) == (f"results {str(edited)!r}: column 'trump' holds 9 in row 7: "
                               "a contract kind is 0..5 (-1 passed out)")
+
+
+def _rewritten(tmp_path, name, change):
+    """A 40-donne run whose table went through ``change`` (pyarrow Table -> Table), as
+    another program would rewrite it, keeping its metadata."""
+    path = tmp_path / "run.parquet"
+    if not path.exists():
+        simulate(40, seed=1, out=path, progress=False, threads=1)
+    table = pq.read_table(path)
+    out = tmp_path / name
+    pq.write_table(change(table).replace_schema_metadata(table.schema.metadata), out)
+    return out
+
+
+def _with(table, name, values):
+    i = table.schema.get_field_index(name)
+    return table.set_column(i, name, values)
+
+
+@pytest.mark.parametrize("name, change, culprit", [
+    ("made-as-text.parquet",
+     lambda t: _with(t, "made", pc.cast(t["made"], pa.string())),
+     "column 'made' is string, a simcoinche run writes bool"),
+    ("taker-7.parquet",
+     lambda t: _with(t, "taker", pa.array([7] * t.num_rows, pa.int8())),
+     "column 'taker' holds 7; a seat is -1..3"),
+    ("dealer-minus-1.parquet",
+     lambda t: _with(t, "dealer", pa.array([-1] * t.num_rows, pa.int8())),
+     "column 'dealer' holds -1; a seat is 0..3"),
+    ("doubled.parquet", lambda t: pa.concat_tables([t, t]),
+     "holds 80 rows; its run wrote 40: the file was changed since"),
+])
+def test_a_results_file_rewritten_by_another_program_is_refused_before_any_table(
+        tmp_path, name, change, culprit):
+    """Text where a bool belongs gave a traceback in the report; a taker 7 put rows on
+    the wrong team and rows read twice counted twice, both without a word."""
+    path = _rewritten(tmp_path, name, change)
+    with pytest.raises(InputError) as exc:
+        read_results(path)
+    assert str(exc.value).startswith(f"results {str(path)!r}")
+    assert culprit in str(exc.value)
+    assert main(["report", str(path), "--out", str(tmp_path / "rep")]) == 2
+    assert not (tmp_path / "rep").exists()
 
 
 def test_schema_markdown_lists_every_column():

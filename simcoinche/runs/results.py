@@ -313,13 +313,46 @@ def dataset_files(directory: str | os.PathLike[str]) -> list[Path]:
         raise InputError(f"dataset {os.fspath(directory)!r} is incomplete ({done} of "
                          f"{n_tasks} parts); rerun the same simulate command to finish it")
     files = []
+    where = os.fspath(directory)
     for t in range(n_tasks):
         part = parts[str(t)]
         if not isinstance(part, dict) or not isinstance(part.get("file"), str):
-            raise InputError(f"dataset {os.fspath(directory)!r}: the manifest's part {t} "
-                             "has no file name")
-        files.append(Path(directory) / part["file"])
+            raise InputError(f"dataset {where!r}: the manifest's part {t} has no file name")
+        path = Path(directory) / part["file"]
+        _check_part(where, t, path, part, manifest["metadata"])
+        files.append(path)
     return files
+
+
+def _check_part(where: str, t: int, path: Path, part: dict[str, Any],
+                metadata: dict[str, Any]) -> None:
+    """Part ``t`` of a dataset is the file its run wrote: the recorded size and rows, and
+    the run's metadata in its footer (a part of another run, or one rewritten, would
+    change every table read from the dataset without a word). Reads the footer only."""
+    redo = "rerun the same simulate command to write it again"
+    try:
+        size = path.stat().st_size
+        if size != part.get("bytes"):
+            raise InputError(f"dataset {where!r}: part {t} ({path.name}) is {size} bytes, "
+                             f"the run wrote {part.get('bytes')}: it was changed since; "
+                             f"{redo}")
+        footer = pq.read_metadata(path)
+    except (OSError, pa.ArrowException) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else \
+            str(exc).splitlines()[0]
+        raise InputError(f"dataset {where!r}: part {t} ({path.name}) cannot be read "
+                         f"({reason}); {redo}") from None
+    if footer.num_rows != part.get("rows"):
+        raise InputError(f"dataset {where!r}: part {t} ({path.name}) holds "
+                         f"{footer.num_rows} rows, the run wrote {part.get('rows')}; {redo}")
+    raw = (footer.metadata or {}).get(METADATA_KEY)
+    try:
+        own = json.loads(raw) if raw is not None else None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        own = None
+    if own != metadata:
+        raise InputError(f"dataset {where!r}: part {t} ({path.name}) was not written by "
+                         f"this run (its metadata differ from the manifest's); {redo}")
 
 
 def tidy(df: pd.DataFrame, source: str = "results") -> pd.DataFrame:
@@ -399,7 +432,46 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         if columns is not None:
             df = df[list(columns)]
         return pd.concat([df, view[list(VIEW_COLUMNS)]], axis=1)
-    return tidy(read_table(path, columns).to_pandas(), f"results {os.fspath(path)!r}")
+    table = read_table(path, columns)
+    source = f"results {os.fspath(path)!r}"
+    _check_rows(table, read_metadata(path), source)
+    return tidy(table.to_pandas(), source)
+
+
+#: Columns whose values index the seats: a value out of range would put rows on the
+#: wrong team without a word (their range, inclusive).
+_SEAT_COLUMNS = {"dealer": (0, 3), "taker": (-1, 3)}
+
+
+def _check_rows(table: pa.Table, meta: dict[str, Any], source: str) -> None:
+    """What a table read from a run must be before any analysis trusts it: as many rows
+    as the run wrote, and, for a run of donnes, each column of its schema type and the
+    seat columns within their range (a file rewritten by another program, rows
+    duplicated or cut, would otherwise give wrong tables, or a traceback deep in
+    pandas)."""
+    n = meta.get("n")
+    if isinstance(n, int) and table.num_rows != n:
+        raise InputError(f"{source} holds {table.num_rows} rows; its run wrote {n}: the "
+                         "file was changed since")
+    if meta.get("kind") is not None:
+        return  # another row kind (parties): its own columns
+    import pyarrow.compute as pc  # here: a run to a file never reads its rows back
+
+    for name in table.column_names:
+        column = _COLUMN_BY_NAME.get(name)
+        if column is None:
+            continue
+        typ = table.schema.field(name).type
+        if typ != column.type:
+            raise InputError(f"{source}: column {name!r} is {typ}, a simcoinche run writes "
+                             f"{column.type}")
+        if name in _SEAT_COLUMNS and table.num_rows:
+            low, high = _SEAT_COLUMNS[name]
+            bounds = pc.min_max(table.column(name))
+            lo, hi = bounds["min"].as_py(), bounds["max"].as_py()
+            if lo < low or hi > high:
+                raise InputError(f"{source}: column {name!r} holds "
+                                 f"{lo if lo < low else hi}; a seat is {low}..{high}")
 
 
 def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
