@@ -86,3 +86,93 @@ def test_a_failed_write_to_standard_output_is_one_line_and_exit_1():
                               stderr=subprocess.PIPE, text=True, timeout=120)
     assert proc.returncode == 1
     assert proc.stderr == "simcoinche: error: No space left on device\n"
+
+
+def _console(args, env_vars=None, **kwargs):
+    """``python -m simcoinche ARGS`` in a fresh process (the console entry point)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    env.update(env_vars or {})
+    return subprocess.run([sys.executable, "-m", "simcoinche", *args], env=env,
+                          capture_output=kwargs.pop("capture_output", True), text=True,
+                          timeout=300, **kwargs)
+
+
+@pytest.mark.parametrize("variable, value, culprit", [
+    ("NUMBA_NUM_THREADS", "0",
+     "NUMBA_NUM_THREADS must be a whole number of threads >= 1, got '0'"),
+    ("NUMBA_NUM_THREADS", "abc",
+     "NUMBA_NUM_THREADS must be a whole number of threads >= 1, got 'abc'"),
+    ("NUMBA_THREADING_LAYER", "bogus",
+     "NUMBA_THREADING_LAYER 'bogus' is not one of numba's: default, safe, forksafe, "),
+    ("NUMBA_DISABLE_JIT", "1", "simcoinche needs numba's compiler: unset NUMBA_DISABLE_JIT"),
+])
+def test_a_numba_setting_numba_would_refuse_with_a_traceback_is_one_line(variable, value,
+                                                                          culprit):
+    """numba read these at import and answered with a traceback (NUMBA_NUM_THREADS=0, an
+    unknown layer) or ran its kernels as Python the facade cannot call (NUMBA_DISABLE_JIT):
+    every command failed, ``profiles`` included."""
+    proc = _console(["profiles"], {variable: value})
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"simcoinche: error: {culprit}")
+    assert proc.stderr.count("\n") == 1 and proc.stdout == ""
+
+
+def test_threads_beyond_numba_num_threads_name_the_variable(monkeypatch):
+    import numba
+
+    from simcoinche.runs.arguments import check_threads
+
+    monkeypatch.setenv("NUMBA_NUM_THREADS", str(numba.config.NUMBA_NUM_THREADS))
+    with pytest.raises(InputError, match=r"threads must be at most \d+ \(NUMBA_NUM_THREADS\)"):
+        check_threads(numba.config.NUMBA_NUM_THREADS + 1)
+    monkeypatch.delenv("NUMBA_NUM_THREADS")
+    with pytest.raises(InputError, match=r"at most \d+ \(this machine\)"):
+        check_threads(numba.config.NUMBA_NUM_THREADS + 1)
+
+
+def _closing(fd):
+    """A ``preexec_fn`` that starts the child with file descriptor ``fd`` closed."""
+    import os
+
+    return lambda: os.close(fd)
+
+
+def test_closed_standard_streams_are_one_line_or_quiet():
+    """Started with a stream closed (``>&-``, ``<&-``, ``2>&-``), the commands failed
+    with an AttributeError traceback on None: standard output closed is refused before
+    any work, standard input closed reads as empty, standard error closed is quiet."""
+    import subprocess
+
+    out = _console(["profiles"], capture_output=False, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.PIPE, preexec_fn=_closing(1))
+    assert out.returncode == 2
+    assert out.stderr == "simcoinche: error: standard output is closed\n"
+    stdin = _console(["score", "-"], preexec_fn=_closing(0))
+    assert stdin.returncode == 2
+    assert stdin.stderr.startswith("simcoinche: error: invalid JSON")
+    err = _console(["profiles"], capture_output=False, stdout=subprocess.PIPE,
+                   stderr=subprocess.DEVNULL, preexec_fn=_closing(2))
+    assert err.returncode == 0 and "federal" in err.stdout
+
+
+def test_an_output_encoding_without_accents_escapes_them():
+    """PYTHONIOENCODING=ascii: --help and profiles print 'é' and '–' escaped instead of a
+    UnicodeEncodeError traceback."""
+    proc = _console(["--help"], {"PYTHONIOENCODING": "ascii"})
+    assert proc.returncode == 0, proc.stderr
+    assert "Coinche (belote coinch\\xe9e) simulator" in proc.stdout
+    assert _console(["profiles"], {"PYTHONIOENCODING": "ascii"}).returncode == 0
+
+
+def test_score_refuses_an_endless_input_in_one_line(monkeypatch):
+    """``simcoinche score /dev/zero`` read until memory ran out (MemoryError)."""
+    from simcoinche.commands import read_input
+
+    monkeypatch.setattr("simcoinche.commands.MAX_INPUT_CHARS", 1000)
+    with pytest.raises(InputError, match="/dev/zero is longer than 1,000 characters: not a "
+                                         "record"):
+        read_input("/dev/zero")

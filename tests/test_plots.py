@@ -161,3 +161,19 @@ def test_bad_arguments_give_input_error(results, tmp_path):
         plot_marks(results, a_file)
     with pytest.raises(InputError, match="marks_t1"):
         plot_marks(results.drop(columns="marks_t1"), tmp_path)
+
+
+def test_a_matplotlib_setting_it_refuses_is_one_line():
+    """MPLBACKEND=bogus: matplotlib's ValueError at import was a traceback of the report."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from simcoinche.rules.errors import InputError\n"
+            "try:\n    import simcoinche.analysis.plots\n"
+            "except InputError as exc:\n    print(exc)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "MPLBACKEND": "bogus"}, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("matplotlib refused its settings: Key backend: 'bogus' is "
+                                  "not a valid value for backend")

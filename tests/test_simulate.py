@@ -530,3 +530,25 @@ def test_a_summary_counts_its_threads_in_good_english():
     text = simulate(30, seed=1, threads=1, progress=False).attrs["summary"].text()
     assert "(1 thread; profile federal" in text
     assert [counted(n, "part") for n in (0, 1, 2)] == ["0 parts", "1 part", "2 parts"]
+
+
+def test_results_that_are_a_pipe_or_not_utf8_are_refused_in_one_line(tmp_path):
+    """A pipe without a writer blocked the report inside pyarrow, beyond Ctrl-C; a name
+    that is not UTF-8 (legal on Linux) failed inside pyarrow with a traceback."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="is not a file or a dataset directory"):
+        read_results(fifo)
+    bad = os.fsdecode(bytes(tmp_path) + b"/run\xff.parquet")
+    with pytest.raises(InputError, match="is not valid UTF-8, which pyarrow needs: rename it"):
+        read_results(bad)
+    with pytest.raises(InputError, match="is not valid UTF-8, which pyarrow needs: rename it"):
+        simulate(10, out=bad, threads=1)
+    assert list(tmp_path.iterdir()) == [fifo]
+
+
+def test_a_column_removed_from_a_run_is_said_missing_not_unknown(tmp_path):
+    path = _rewritten(tmp_path, "no-hand-1.parquet", lambda t: t.drop_columns(["hand_1"]))
+    with pytest.raises(InputError, match=r"column 'hand_1' is missing from .*no-hand-1\.parquet"
+                                         r"': the file was changed since its run wrote it"):
+        read_results(path, columns=["donne", "hand_1"])

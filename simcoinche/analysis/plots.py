@@ -27,6 +27,12 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError("simcoinche.analysis.plots needs matplotlib: pip install 'simcoinche[plots]'"
                       ) from exc
+except ValueError as exc:
+    # matplotlib refuses a setting of its environment (MPLBACKEND=bogus) at import.
+    from simcoinche.rules.errors import InputError
+
+    raise InputError(f"matplotlib refused its settings: {str(exc).splitlines()[0]}"
+                     ) from None
 
 from simcoinche.analysis.features import FEATURES, hand_features
 from simcoinche.analysis.stats import bid_curve, played, success_rates, taker_team

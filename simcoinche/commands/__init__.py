@@ -131,13 +131,24 @@ def add_deal_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+#: The most characters a donne or position record may have: a record is a few hundred;
+#: a device or a runaway file (``/dev/zero``) would otherwise fill the memory.
+MAX_INPUT_CHARS = 16 * 1024 * 1024
+
+
 def read_input(path: str) -> str:
-    """The text of ``path`` (``-``: stdin); InputError (one line) when it cannot be read."""
+    """The text of ``path`` (``-``: stdin); InputError (one line) when it cannot be read
+    or passes :data:`MAX_INPUT_CHARS`."""
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+            text = sys.stdin.read(MAX_INPUT_CHARS + 1)
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read(MAX_INPUT_CHARS + 1)
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise InputError(f"cannot read {path}: {reason}") from None
+    if len(text) > MAX_INPUT_CHARS:
+        raise InputError(f"{path} is longer than {MAX_INPUT_CHARS:,} characters: not a "
+                         "record")
+    return text

@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     the garbage collector as it is.
     """
     try:
+        check_numba_environment()
         parser = build_parser()
         args = parser.parse_args(argv)
         status = args.func(args)
@@ -69,6 +70,36 @@ def main(argv: list[str] | None = None) -> int:
         # full disk, …): one line, never a traceback.
         return _write_failed(exc)
     return int(status or 0)
+
+
+#: numba's threading layers (``NUMBA_THREADING_LAYER``).
+_THREADING_LAYERS = ("default", "safe", "forksafe", "threadsafe", "tbb", "omp", "workqueue")
+
+
+def check_numba_environment() -> None:
+    """The numba settings of the environment, checked before numba reads them: numba
+    answers a bad one with a traceback (``NUMBA_NUM_THREADS=0``, an unknown threading
+    layer) or runs the kernels as slow Python that the facade cannot call
+    (``NUMBA_DISABLE_JIT``).
+
+    Raises
+    ------
+    InputError
+        Naming the variable and its value.
+    """
+    from simcoinche.rules.errors import InputError
+
+    threads = os.environ.get("NUMBA_NUM_THREADS")
+    if threads is not None and threads.strip() and \
+            not (threads.strip().isdigit() and int(threads) > 0):
+        raise InputError(f"NUMBA_NUM_THREADS must be a whole number of threads >= 1, got "
+                         f"{threads!r}")
+    layer = os.environ.get("NUMBA_THREADING_LAYER")
+    if layer is not None and layer.strip() and layer.strip().lower() not in _THREADING_LAYERS:
+        raise InputError(f"NUMBA_THREADING_LAYER {layer!r} is not one of numba's: "
+                         + ", ".join(_THREADING_LAYERS))
+    if os.environ.get("NUMBA_DISABLE_JIT", "").strip() not in ("", "0"):
+        raise InputError("simcoinche needs numba's compiler: unset NUMBA_DISABLE_JIT")
 
 
 def _write_failed(exc: OSError) -> int:
@@ -178,6 +209,22 @@ def console(argv: list[str] | None = None) -> int:
       the interpreter's exit does not scan them all once more (about 0.25 s). Outputs are
       closed by then: nothing waits on a collection to be written.
     """
+    if sys.stderr is None:
+        # Started with standard error closed: its notices and errors go nowhere (the exit
+        # status still tells), instead of each failing on a missing stream.
+        sys.stderr = open(os.devnull, "w")  # (open for the process's life)
+    if sys.stdout is None:
+        # What a command prints (where its output went, its summary) has nowhere to go:
+        # refused before any work.
+        sys.stderr.write("simcoinche: error: standard output is closed\n")
+        return 2
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)  # ("-" then reads an empty input)
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or pipe that cannot encode é or – (PYTHONIOENCODING=ascii, LC_ALL=C
+        # without UTF-8): escaped, not a traceback.
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     gc.set_threshold(10_000, *gc.get_threshold()[1:])
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         # (Left alone when SIGINT is ignored, as in a background job.)

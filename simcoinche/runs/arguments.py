@@ -35,10 +35,12 @@ def positive_int(value: Any, what: str) -> int:
     return int(value)
 
 
-def output_path(out: Any, what: str = "output") -> Path:
+def output_path(out: Any, what: str = "output", arrow: bool = True) -> Path:
     """``out`` as a :class:`~pathlib.Path`, if it is a usable path: a ``str`` or
-    ``os.PathLike`` (not bytes), not empty, without a null character (InputError naming
-    ``what`` otherwise). What must or must not exist there is the caller's to check."""
+    ``os.PathLike`` (not bytes), not empty, without a null character, and valid UTF-8
+    where pyarrow opens it (``arrow``: a name with bytes that are not UTF-8, legal on
+    Linux, fails inside pyarrow) (InputError naming ``what`` otherwise). What must or
+    must not exist there is the caller's to check."""
     if isinstance(out, bytes) or not isinstance(out, (str, os.PathLike)):
         raise InputError(f"{what} must be a path (str or os.PathLike), got {out!r}")
     text = os.fspath(out)
@@ -46,7 +48,19 @@ def output_path(out: Any, what: str = "output") -> Path:
         raise InputError(f"{what} path is empty")
     if "\0" in text:
         raise InputError(f"{what} {text!r} contains a null character")
+    if arrow:
+        check_utf8_path(text, what)
     return Path(out)
+
+
+def check_utf8_path(text: str, what: str) -> None:
+    """InputError when the path ``text`` holds bytes that are not UTF-8 (Python keeps them
+    as surrogates, which pyarrow cannot encode)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"{what} {text!r} is not valid UTF-8, which pyarrow needs: "
+                         "rename it") from None
 
 
 def check_flag(value: Any, what: str) -> bool:
@@ -131,5 +145,7 @@ def check_threads(threads: Any) -> int:
         return max_threads
     threads = positive_int(threads, "threads")
     if threads > max_threads:
-        raise InputError(f"threads must be at most {max_threads} on this machine, got {threads}")
+        limit = ("NUMBA_NUM_THREADS" if os.environ.get("NUMBA_NUM_THREADS", "").strip()
+                 else "this machine")
+        raise InputError(f"threads must be at most {max_threads} ({limit}), got {threads}")
     return threads

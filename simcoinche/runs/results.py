@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 from simcoinche._kernels import donne as D
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError
-from simcoinche.runs.arguments import check_flag
+from simcoinche.runs.arguments import check_flag, check_utf8_path
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -208,12 +208,17 @@ def _results_path(path: Any) -> Path:
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
         raise InputError(f"results must be a path (str or os.PathLike), got {path!r}")
     p = Path(path)
+    check_utf8_path(os.fspath(path), "results")
     try:
         found = p.exists()
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read results {os.fspath(path)!r}: {exc}") from None
     if not found:
         raise InputError(f"results {os.fspath(path)!r} not found")
+    if not (p.is_file() or p.is_dir()):
+        # A pipe or a device: pyarrow would block on a pipe without a writer, beyond
+        # the reach of Ctrl-C.
+        raise InputError(f"results {os.fspath(path)!r} is not a file or a dataset directory")
     return p
 
 
@@ -474,6 +479,19 @@ def _check_rows(table: pa.Table, meta: dict[str, Any], source: str) -> None:
                                  f"{lo if lo < low else hi}; a seat is {low}..{high}")
 
 
+def _run_kind(sch: pa.Schema) -> str | None:
+    """``"donnes"``, another row kind (``"parties"``) or None (not a simcoinche run) from a
+    results file's schema metadata."""
+    try:
+        meta = json.loads((sch.metadata or {})[METADATA_KEY])
+    except (KeyError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(meta, dict):
+        return None
+    kind = meta.get("kind")
+    return "donnes" if kind is None else str(kind)
+
+
 def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                ) -> pa.Table:
     """:func:`read_results` as an Arrow table (no pandas conversion, nothing tidied):
@@ -484,7 +502,9 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
         files = ([os.fspath(f) for f in dataset_files(path)] if Path(path).is_dir()
                  else [os.fspath(path)])
         if columns is not None:
-            available = set(pq.read_schema(files[0]).names)
+            first = pq.read_schema(files[0])
+            available = set(first.names)
+            donnes = _run_kind(first) == "donnes"
             for name in columns:
                 if name in available:
                     continue
@@ -494,6 +514,11 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                 if name in DD_COLUMN_NAMES:
                     raise InputError(f"column {name!r} is not in {os.fspath(path)!r} "
                                      "(written without --dd)")
+                if name in _COLUMN_BY_NAME and donnes:
+                    # Every run of donnes writes it: removed since.
+                    raise InputError(f"column {name!r} is missing from "
+                                     f"{os.fspath(path)!r}: the file was changed since "
+                                     "its run wrote it")
                 raise InputError(f"unknown column {name!r} in {os.fspath(path)!r}; see "
                                  "simcoinche.runs.results.COLUMNS (donnes) or "
                                  "simcoinche.runs.partie.PARTIE_COLUMNS (parties)")
