@@ -10,9 +10,9 @@ Numba, left to itself, treats both silently or with a traceback:
 - a truncated or damaged index (``.nbi``) or machine-code file (``.nbc``), left by a
   full disk or a copy cut short, fails every later run with a pickle traceback.
 
-Here the first compile (or load) of a kernel in a process whose cache folder cannot be
-used raises :class:`KernelCacheError`, whose one-line message names the folder, the
-reason and the variable to set; and a damaged file is treated as missing (the kernel is
+Here a kernel whose cache folder cannot be used is refused where it is defined (the
+import of its module) with :class:`KernelCacheError`, whose one-line message names the
+folder, the reason and the variable to set; and a damaged file is treated as missing (the kernel is
 compiled again and the file rewritten), with one line on stderr naming it.
 """
 
@@ -29,7 +29,7 @@ class KernelCacheError(OSError):
 
 
 #: Why this process's cache folder cannot be used ("" when it can): set by
-#: :func:`simcoinche._kernels._configure_cache`, raised at the first compile.
+#: :func:`simcoinche._kernels._configure_cache`, raised where a cached kernel is defined.
 PROBLEM = ""
 #: The damaged cache files met in this process (each said once).
 DAMAGED: set[str] = set()
@@ -59,21 +59,22 @@ def _damaged(path: str, exc: BaseException) -> None:
 
 
 def install() -> None:
-    """Wrap numba's ``Dispatcher.compile`` (the folder check) and its cache files'
+    """Wrap numba's ``Dispatcher.enable_caching`` (the folder check) and its cache files'
     ``_load_index`` / ``_load_data`` (damaged files read as missing). Idempotent."""
     from numba.core import caching, dispatcher
 
-    original_compile = dispatcher.Dispatcher.compile
-    if getattr(original_compile, "_simcoinche_cache_guard", False):
+    original_enable = dispatcher.Dispatcher.enable_caching
+    if getattr(original_enable, "_simcoinche_cache_guard", False):
         return
     load_index = caching.IndexDataCacheFile._load_index
     load_data = caching.IndexDataCacheFile._load_data
 
-    def compile(self: Any, sig: Any) -> Any:
-        if PROBLEM and getattr(self, "_cache", None) is not None and \
-                not isinstance(self._cache, caching.NullCache):
+    def enable_caching(self: Any) -> Any:
+        # Where the folder cannot be used, numba would pick another one (or raise "no
+        # locator available" when none is writable): say which and why instead.
+        if PROBLEM:
             raise KernelCacheError(PROBLEM)
-        return original_compile(self, sig)
+        return original_enable(self)
 
     def _load_index(self: Any) -> Any:
         try:
@@ -94,8 +95,8 @@ def install() -> None:
             _damaged(path, exc)
             raise FileNotFoundError(path) from None
 
-    compile._simcoinche_cache_guard = True  # type: ignore[attr-defined]
-    compile.__doc__ = original_compile.__doc__
-    dispatcher.Dispatcher.compile = compile
+    enable_caching._simcoinche_cache_guard = True  # type: ignore[attr-defined]
+    enable_caching.__doc__ = original_enable.__doc__
+    dispatcher.Dispatcher.enable_caching = enable_caching
     caching.IndexDataCacheFile._load_index = _load_index
     caching.IndexDataCacheFile._load_data = _load_data
