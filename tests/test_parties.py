@@ -12,6 +12,8 @@ import re
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 import simcoinche
@@ -628,3 +630,25 @@ def test_parties_to_file_refuses_what_parties_would_not_read(tmp_path, options, 
 def test_a_dask_output_that_is_not_a_path_is_refused(out, culprit):
     with pytest.raises(InputError, match=re.escape(culprit)):
         simcoinche.parties(10, out=out, engine="dask")
+
+
+@pytest.mark.parametrize("change, culprit", [
+    (lambda t: t.set_column(t.schema.get_field_index("winner"), "winner",
+                            pa.array([7] * t.num_rows, pa.int8())),
+     "column 'winner' holds 7, outside -1..1"),
+    (lambda t: t.set_column(t.schema.get_field_index("winner"), "winner",
+                            pa.array(["0"] * t.num_rows, pa.string())),
+     "column 'winner' is string, a simcoinche run writes int8"),
+])
+def test_a_parties_file_rewritten_by_another_program_is_refused(tmp_path, change, culprit):
+    """A winner 7 gave a report of 0 % wins for both teams, exit 0; a winner as text a
+    TypeError traceback in the win-probability table."""
+    path = tmp_path / "p.parquet"
+    simcoinche.parties(30, seed=1, out=path, threads=1, progress=False)
+    table = pq.read_table(path)
+    edited = tmp_path / "edited.parquet"
+    pq.write_table(change(table).replace_schema_metadata(table.schema.metadata), edited)
+    with pytest.raises(InputError, match=re.escape(culprit)):
+        simcoinche.read_results(edited)
+    assert main(["report", str(edited), "--out", str(tmp_path / "rep")]) == 2
+    assert not (tmp_path / "rep").exists()

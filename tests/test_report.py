@@ -277,3 +277,15 @@ def test_report_overwrite_is_true_or_false(run, tmp_path):
     with pytest.raises(InputError, match="overwrite must be True or False, got 'no'"):
         write_report(run, out, overwrite="no")
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
+
+
+def test_a_match_run_is_refused_not_reported_as_donnes_of_one_run(tmp_path, capsys):
+    """A match's file (deals at two tables) was reported as donnes of one run: both
+    players pooled into "team 0" and "team 1", exit 0."""
+    path = tmp_path / "match.parquet"
+    simcoinche.match("heuristic", "random", 20, out=path, threads=1, progress=False)
+    assert main(["report", str(path), "--out", str(tmp_path / "rep")]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"simcoinche: error: {str(path)!r} is a match run; the report reads the "
+                   "runs of simulate and parties (a match prints its own result)\n")
+    assert not (tmp_path / "rep").exists()

@@ -113,8 +113,12 @@ def test_a_results_file_whose_trump_is_no_contract_kind_is_refused_in_one_line(t
                    edited)
     with pytest.raises(InputError) as exc:
         read_results(edited)
-    assert str(exc.value) == (f"results {str(edited)!r}: column 'trump' holds 9 in row 7: "
-                              "a contract kind is 0..5 (-1 passed out)")
+    assert str(exc.value) == f"results {str(edited)!r}: column 'trump' holds 9, outside -1..5"
+    from simcoinche.runs.results import tidy
+
+    with pytest.raises(InputError, match=r"^rows: column 'trump' holds 9 in row 7: a contract "
+                                         r"kind is 0\.\.5 \(-1 passed out\)$"):
+        tidy(pq.read_table(edited).to_pandas(), "rows")
 
 
 def _rewritten(tmp_path, name, change):
@@ -140,12 +144,18 @@ def _with(table, name, values):
      "column 'made' is string, a simcoinche run writes bool"),
     ("taker-7.parquet",
      lambda t: _with(t, "taker", pa.array([7] * t.num_rows, pa.int8())),
-     "column 'taker' holds 7; a seat is -1..3"),
+     "column 'taker' holds 7, outside -1..3"),
     ("dealer-minus-1.parquet",
      lambda t: _with(t, "dealer", pa.array([-1] * t.num_rows, pa.int8())),
-     "column 'dealer' holds -1; a seat is 0..3"),
+     "column 'dealer' holds -1, outside 0..3"),
     ("doubled.parquet", lambda t: pa.concat_tables([t, t]),
      "holds 80 rows; its run wrote 40: the file was changed since"),
+    ("first-rows-twice.parquet", lambda t: pa.concat_tables([t.slice(0, 20), t.slice(0, 20)]),
+     "column 'donne' is not donne 0, 1, … 39 in order: rows were moved, repeated or "
+     "replaced since the run"),
+    ("coinche-9.parquet",
+     lambda t: _with(t, "coinche", pa.array([9] * t.num_rows, pa.int8())),
+     "column 'coinche' holds 9, outside 0..4"),
 ])
 def test_a_results_file_rewritten_by_another_program_is_refused_before_any_table(
         tmp_path, name, change, culprit):

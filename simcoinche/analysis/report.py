@@ -423,6 +423,12 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
             or min_count < 1:
         raise InputError(f"min_count must be a positive integer, got {min_count!r}")
     meta = read_metadata(results)  # (a results path that is not one: InputError)
+    kind = meta.get("kind")
+    if kind not in (None, "parties"):
+        # A match's rows are deals at two tables: read as donnes of one run, they would
+        # pool both players into "team 0" and "team 1".
+        raise InputError(f"{os.fspath(results)!r} is a {kind} run; the report reads the "
+                         "runs of simulate and parties (a match prints its own result)")
     out = _check_out_dir(out_dir, overwrite)
     with _staged(out) as stage:
         if meta.get("kind") == "parties":

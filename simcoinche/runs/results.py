@@ -437,46 +437,72 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         if columns is not None:
             df = df[list(columns)]
         return pd.concat([df, view[list(VIEW_COLUMNS)]], axis=1)
-    table = read_table(path, columns)
-    source = f"results {os.fspath(path)!r}"
-    _check_rows(table, read_metadata(path), source)
-    return tidy(table.to_pandas(), source)
+    return tidy(read_table(path, columns).to_pandas(), f"results {os.fspath(path)!r}")
 
 
-#: Columns whose values index the seats: a value out of range would put rows on the
-#: wrong team without a word (their range, inclusive).
-_SEAT_COLUMNS = {"dealer": (0, 3), "taker": (-1, 3)}
+#: Values a column of a run may hold (inclusive ranges; for a parties run, its per-donne
+#: lists' elements): a value outside would put rows on the wrong team or in a wrong
+#: table without a word.
+_VALUE_RANGES = {"dealer": (0, 3), "taker": (-1, 3), "winner": (-1, 1), "trump": (-1, 5),
+                 "coinche": (0, 4), "tricks_t0": (0, 8), "tricks_t1": (0, 8)}
+
+
+def _row_columns(kind: Any) -> tuple[Column, ...] | None:
+    """The columns a run of ``kind`` writes (None: a kind of its own, checked by its own
+    reader)."""
+    if kind is None:
+        return COLUMNS
+    if kind == "parties":
+        from simcoinche.runs.partie import PARTIE_COLUMNS  # (it imports this module)
+
+        return PARTIE_COLUMNS
+    return None
 
 
 def _check_rows(table: pa.Table, meta: dict[str, Any], source: str) -> None:
     """What a table read from a run must be before any analysis trusts it: as many rows
-    as the run wrote, and, for a run of donnes, each column of its schema type and the
-    seat columns within their range (a file rewritten by another program, rows
-    duplicated or cut, would otherwise give wrong tables, or a traceback deep in
-    pandas)."""
+    as the run wrote, in its order (a run of donnes: donne 0, 1, …), each column of its
+    schema type, and the columns that index seats, teams, kinds and contracts within
+    their values (a file rewritten by another program, rows duplicated or cut, would
+    otherwise give wrong tables, or a traceback deep in pandas)."""
+    import pyarrow.compute as pc  # here: a run to a file never reads its rows back
+
     n = meta.get("n")
     if isinstance(n, int) and table.num_rows != n:
         raise InputError(f"{source} holds {table.num_rows} rows; its run wrote {n}: the "
                          "file was changed since")
-    if meta.get("kind") is not None:
-        return  # another row kind (parties): its own columns
-    import pyarrow.compute as pc  # here: a run to a file never reads its rows back
-
+    columns = _row_columns(meta.get("kind"))
+    if columns is None:
+        return
+    by_name = {c.name: c for c in columns}
     for name in table.column_names:
-        column = _COLUMN_BY_NAME.get(name)
+        column = by_name.get(name)
         if column is None:
             continue
         typ = table.schema.field(name).type
         if typ != column.type:
             raise InputError(f"{source}: column {name!r} is {typ}, a simcoinche run writes "
                              f"{column.type}")
-        if name in _SEAT_COLUMNS and table.num_rows:
-            low, high = _SEAT_COLUMNS[name]
-            bounds = pc.min_max(table.column(name))
+        values = table.column(name)
+        if pa.types.is_list(typ):
+            values = pc.list_flatten(values)
+        if name in _VALUE_RANGES and len(values):
+            low, high = _VALUE_RANGES[name]
+            bounds = pc.min_max(values)
             lo, hi = bounds["min"].as_py(), bounds["max"].as_py()
             if lo < low or hi > high:
                 raise InputError(f"{source}: column {name!r} holds "
-                                 f"{lo if lo < low else hi}; a seat is {low}..{high}")
+                                 f"{lo if lo < low else hi}, outside {low}..{high}")
+    order = {None: "donne", "parties": "partie"}[meta.get("kind")]
+    if order in table.column_names and isinstance(n, int):
+        start = 0
+        for chunk in table.column(order).chunks:
+            index = chunk.to_numpy()
+            if len(index) and (index[0] != start or (np.diff(index) != 1).any()):
+                raise InputError(f"{source}: column {order!r} is not {order} 0, 1, … "
+                                 f"{n - 1} in order: rows were moved, repeated or replaced "
+                                 "since the run")
+            start += len(index)
 
 
 def _run_kind(sch: pa.Schema) -> str | None:
@@ -495,7 +521,8 @@ def _run_kind(sch: pa.Schema) -> str | None:
 def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                ) -> pa.Table:
     """:func:`read_results` as an Arrow table (no pandas conversion, nothing tidied):
-    the parties layer flattens its per-donne list columns from it."""
+    the parties layer flattens its per-donne list columns from it. The rows are checked
+    against their run first (:func:`_check_rows`)."""
     _results_path(path)
     columns = _column_names(columns)
     try:
@@ -531,4 +558,5 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
     except (OSError, pa.ArrowException) as exc:
         raise InputError(f"cannot read results {os.fspath(path)!r}: "
                          f"{str(exc).splitlines()[0]}") from None
+    _check_rows(table, read_metadata(path), f"results {os.fspath(path)!r}")
     return table
