@@ -565,3 +565,13 @@ def test_cli_a_negative_top_is_refused_before_any_deal(top, capsys):
     assert status == 2 and cap.out == ""
     assert cap.err == ("simcoinche: error: --top must be 0 (every row) or a number of rows, "
                        f"got {top}\n")
+
+
+def test_a_chance_of_winning_keeps_its_interval_within_0_and_100_percent():
+    """A mean of win probabilities near 1 showed P(win) 99.00% [97.04, 100.96]."""
+    from simcoinche.analysis.advisor import _mean_ci
+
+    x = np.array([1.0] * 99 + [0.0])
+    mean, lo, hi = _mean_ci(x, 0.0, 1.0)
+    assert mean == 0.99 and 0.95 < lo < 0.99 and hi == 1.0
+    assert _mean_ci(x)[2] > 1.0   # a difference of chances is not clipped

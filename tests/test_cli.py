@@ -86,6 +86,15 @@ def test_a_failed_write_to_standard_output_is_one_line_and_exit_1():
                               stderr=subprocess.PIPE, text=True, timeout=120)
     assert proc.returncode == 1
     assert proc.stderr == "simcoinche: error: No space left on device\n"
+    for args in (["--help"], ["--version"], ["simulate", "--help"]):
+        # argparse's own text, printed before it exits: the same line, not exit 0.
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([sys.executable, "-m", "simcoinche", *args], stdout=full,
+                                  stderr=subprocess.PIPE, text=True, timeout=120)
+        assert proc.returncode == 1, args
+        assert proc.stderr in ("simcoinche: error: No space left on device\n",
+                               "simcoinche: error: cannot write standard output: No space "
+                               "left on device\n")
 
 
 def _console(args, env_vars=None, **kwargs):
@@ -109,6 +118,9 @@ def _console(args, env_vars=None, **kwargs):
     ("NUMBA_THREADING_LAYER", "bogus",
      "NUMBA_THREADING_LAYER 'bogus' is not one of numba's: default, safe, forksafe, "),
     ("NUMBA_DISABLE_JIT", "1", "simcoinche needs numba's compiler: unset NUMBA_DISABLE_JIT"),
+    ("NUMBA_THREADING_LAYER", " omp", "NUMBA_THREADING_LAYER ' omp' is not one of numba's"),
+    ("NUMBA_THREADING_LAYER", "tbb",
+     "NUMBA_THREADING_LAYER 'tbb': No threading layer could be loaded."),
 ])
 def test_a_numba_setting_numba_would_refuse_with_a_traceback_is_one_line(variable, value,
                                                                           culprit):

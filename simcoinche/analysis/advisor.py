@@ -536,12 +536,15 @@ class AdviceResult:
         return "\n".join(lines)
 
 
-def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+def _mean_ci(x: np.ndarray, low: float = -math.inf, high: float = math.inf
+             ) -> tuple[float, float, float]:
+    """Mean of ``x`` and its normal 95 % interval, kept within ``[low, high]`` (a mean of
+    probabilities near 1 would otherwise show an interval up to 100.96 %)."""
     n = x.shape[0]
     mean = float(x.mean())
     sd = float(x.std(ddof=1)) if n > 1 else 0.0
     half = Z95 * sd / math.sqrt(n)
-    return mean, mean - half, mean + half
+    return mean, max(low, mean - half), min(high, mean + half)
 
 
 @dataclass
@@ -843,7 +846,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
             float(((taker[c] >= 0) & ((taker[c] & 1) == team)).mean()),
             float((~contract).mean()),
             *((None,) * 6 if p_win is None else
-              (*_mean_ci(p_win[c]), *_mean_ci(p_win[c] - p_win[best_win])))))
+              (*_mean_ci(p_win[c], 0.0, 1.0), *_mean_ci(p_win[c] - p_win[best_win])))))
     # Best first; equal values keep the candidate order (pass, bids upwards, coinche).
     if p_win is None:
         order = sorted(range(m), key=lambda c: -values[c].ev)

@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 from types import FrameType
+from typing import Any
 
 from simcoinche._version import __version__
 from simcoinche.rules.errors import SimcoincheError
@@ -28,6 +29,12 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"simcoinche: error: {message}\n")
         raise SystemExit(2)
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # argparse drops a failed write of --help or --version (exit 0, nothing shown):
+        # here it reaches main, which says so in one line.
+        if message:
+            (file or sys.stderr).write(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -95,17 +102,31 @@ def check_numba_environment() -> None:
         raise InputError(f"NUMBA_NUM_THREADS must be a whole number of threads >= 1, got "
                          f"{threads!r}")
     layer = os.environ.get("NUMBA_THREADING_LAYER")
-    if layer is not None and layer.strip() and layer.strip().lower() not in _THREADING_LAYERS:
-        raise InputError(f"NUMBA_THREADING_LAYER {layer!r} is not one of numba's: "
-                         + ", ".join(_THREADING_LAYERS))
+    if layer:
+        # (As numba reads it: no spaces, lower case.)
+        if layer not in _THREADING_LAYERS:
+            raise InputError(f"NUMBA_THREADING_LAYER {layer!r} is not one of numba's: "
+                             + ", ".join(_THREADING_LAYERS))
+        if layer != "default":
+            # A layer numba knows may still be missing here (tbb not installed): its
+            # threads are started now, so that this says so, not a traceback later.
+            from numba.np.ufunc import parallel
+
+            try:
+                parallel._launch_threads()
+            except ValueError as exc:
+                why = " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+                raise InputError(f"NUMBA_THREADING_LAYER {layer!r}: {why}") from None
     if os.environ.get("NUMBA_DISABLE_JIT", "").strip() not in ("", "0"):
         raise InputError("simcoinche needs numba's compiler: unset NUMBA_DISABLE_JIT")
 
 
-def _write_failed(exc: OSError) -> int:
-    """One line for a failed write, exit status 1."""
+def _write_failed(exc: OSError, what: str = "") -> int:
+    """One line for a failed write (of ``what``, when the error does not name a file),
+    exit status 1."""
     where = f": {exc.filename}" if exc.filename else ""
-    sys.stderr.write(f"simcoinche: error: {exc.strerror or exc}{where}\n")
+    prefix = f"cannot write {what}: " if what and not exc.filename else ""
+    sys.stderr.write(f"simcoinche: error: {prefix}{exc.strerror or exc}{where}\n")
     return 1
 
 
@@ -118,7 +139,7 @@ def _flush_stdout() -> int:
     except BrokenPipeError:
         status = 1
     except OSError as exc:
-        status = _write_failed(exc)
+        status = _write_failed(exc, "standard output")
     else:
         return 0
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -239,7 +260,12 @@ def console(argv: list[str] | None = None) -> int:
 
     set_compile_helper(compile_beside)
     try:
-        status = main(argv)
+        try:
+            status = main(argv)
+        except SystemExit as exc:
+            # --help, --version and usage errors end in argparse: their text is flushed
+            # (and a failed write said) as any command's.
+            status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
         status = _flush_stdout() or status
     finally:
         # The command has ended: an interrupt from now on, a deferred one sent again
