@@ -165,7 +165,8 @@ def test_closed_standard_streams_are_one_line_or_quiet():
     assert out.stderr == "simcoinche: error: standard output is closed\n"
     stdin = _console(["score", "-"], preexec_fn=_closing(0))
     assert stdin.returncode == 2
-    assert stdin.stderr.startswith("simcoinche: error: invalid JSON")
+    assert stdin.stderr == ("simcoinche: error: standard input is empty: give the record "
+                            "there, or a file\n")
     err = _console(["profiles"], capture_output=False, stdout=subprocess.PIPE,
                    stderr=subprocess.DEVNULL, preexec_fn=_closing(2))
     assert err.returncode == 0 and "federal" in err.stdout

@@ -562,3 +562,15 @@ def test_a_column_removed_from_a_run_is_said_missing_not_unknown(tmp_path):
     with pytest.raises(InputError, match=r"column 'hand_1' is missing from .*no-hand-1\.parquet"
                                          r"': the file was changed since its run wrote it"):
         read_results(path, columns=["donne", "hand_1"])
+
+
+def test_read_results_given_a_dataframe_says_so_in_one_line():
+    with pytest.raises(InputError) as exc:
+        read_results(pd.DataFrame({"a": range(100)}))
+    assert str(exc.value) == ("results must be a path (str or os.PathLike), got a "
+                              "DataFrame")
+
+
+def test_a_one_donne_summary_says_donne():
+    text = simulate(1, seed=1, threads=1, progress=False).attrs["summary"].text()
+    assert text.startswith("1 donne in ")

@@ -375,3 +375,35 @@ def test_a_parties_table_is_refused_by_the_donne_tables_in_one_line(call):
 def test_the_donne_tables_refuse_what_is_not_a_dataframe(call):
     with pytest.raises(InputError, match="results must be a pandas DataFrame"):
         call()
+
+
+def _donnes(**columns):
+    base = {"taker": [0, 1, 2], "made": [True, False, True], "passed_out": [False] * 3,
+            "marks_t0": [90, 0, 100], "marks_t1": [0, 160, 0]}
+    base.update(columns)
+    return pd.DataFrame(base)
+
+
+@pytest.mark.parametrize("call, culprit", [
+    (lambda: made_at(_donnes(), 80), "results table has no column 'card_points_t0'"),
+    (lambda: success_rates(_donnes(), z="x"),
+     "z must be a positive number (1.96 for a 95 % interval), got 'x'"),
+    (lambda: success_rates(_donnes(), z=-1), "z must be a positive number"),
+    (lambda: success_rates(_donnes(made=["true", "false", "true"])),
+     "not true/false"),
+    (lambda: success_rates(_donnes(taker=[0, 7, 2])),
+     "results column 'taker' holds 7; a seat is -1..3"),
+    (lambda: hand_features(_donnes(taker=[0, 1.5, 2], hand_0=[1] * 3, hand_1=[2] * 3,
+                                   hand_2=[4] * 3, hand_3=[8] * 3), "taker"),
+     "results column 'taker' holds 1.5; a seat is -1..3"),
+])
+def test_the_donne_tables_refuse_values_they_would_misread(call, culprit):
+    """A missing column was a KeyError, z='x' a TypeError, 'made' as text a ValueError; a
+    taker 7 put a row on a team of its own without a word."""
+    with pytest.raises(InputError) as exc:
+        call()
+    assert culprit in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_missing_taker_still_reads_as_passed_out():
+    assert len(played(_donnes(taker=pd.array([0, None, 2], dtype="Int8")))) == 2

@@ -10,6 +10,11 @@ import pandas as pd
 
 from simcoinche.rules.errors import InputError
 
+#: Columns the tables read as flags: bool (numpy's, or pandas' nullable "boolean").
+_FLAGS = ("made", "passed_out")
+#: Columns that index seats: their values (missing ones are read as passed out).
+_SEATS = {"taker": (-1, 3), "dealer": (0, 3)}
+
 
 def require_columns(df: Any, columns: Sequence[str]) -> None:
     """Check that ``df`` is a results table of one row per donne with ``columns``.
@@ -17,9 +22,10 @@ def require_columns(df: Any, columns: Sequence[str]) -> None:
     Raises
     ------
     InputError
-        ``df`` is not a DataFrame; a column of ``columns`` is missing; or one holds a
-        list per row, as a run of ``simcoinche parties`` does (one row per partie, its
-        donnes in lists): the donne tables read a ``simcoinche simulate`` run.
+        ``df`` is not a DataFrame; a column of ``columns`` is missing; one holds a list
+        per row, as a run of ``simcoinche parties`` does (one row per partie, its donnes
+        in lists): the donne tables read a ``simcoinche simulate`` run; a flag that is
+        not true/false; a seat out of its range (a missing one reads as passed out).
     """
     if not isinstance(df, pd.DataFrame):
         raise InputError(f"results must be a pandas DataFrame (read_results), got "
@@ -33,3 +39,16 @@ def require_columns(df: Any, columns: Sequence[str]) -> None:
             if isinstance(first, (list, tuple, np.ndarray)):
                 raise InputError(f"results column {c!r} holds a list per row (a parties "
                                  "run?); this reads one row per donne (simcoinche simulate)")
+        if c in _FLAGS and not pd.api.types.is_bool_dtype(col.dtype):
+            raise InputError(f"results column {c!r} is {col.dtype}, not true/false")
+        if c in _SEATS and len(col):
+            low, high = _SEATS[c]
+            try:
+                seats = col.to_numpy(dtype=np.float64, na_value=np.nan)
+            except (TypeError, ValueError):
+                raise InputError(f"results column {c!r} is {col.dtype}, not seat "
+                                 "numbers") from None
+            bad = ~np.isnan(seats) & ((seats < low) | (seats > high) | ((seats % 1) != 0))
+            if bad.any():
+                raise InputError(f"results column {c!r} holds {seats[bad][0]:g}; a seat is "
+                                 f"{low}..{high}")

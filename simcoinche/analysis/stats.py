@@ -41,6 +41,14 @@ def _keys(by: str | Sequence[str] | None) -> list[str]:
     return keys
 
 
+def _check_z(z: object) -> float:
+    """The interval's z (1.96 for 95 %): a positive finite number."""
+    if isinstance(z, bool) or not isinstance(z, (int, float, np.integer, np.floating)) \
+            or not 0 < float(z) < float("inf"):
+        raise InputError(f"z must be a positive number (1.96 for a 95 % interval), got {z!r}")
+    return float(z)
+
+
 def _check_min_count(min_count: object) -> int:
     if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
             or min_count < 0:
@@ -124,6 +132,7 @@ def success_rates(
     """
     keys = _keys(by)
     min_count = _check_min_count(min_count)
+    z = _check_z(z)
     require_columns(df, ["taker", "made", "marks_t0", "marks_t1", *keys])
     d = played(df)
     team = taker_team(d)
@@ -180,6 +189,9 @@ def made_at(
         raise InputError(f"{level!r} is not a bid value of profile {prof.name!r} "
                          f"({', '.join(str(v) for v in prof.bid_values)}, "
                          f"{prof.capot_value})")
+    stems = ("tricks",) if level == prof.capot_value else ("card_points", "announce",
+                                                            "belote")
+    require_columns(df, [f"{stem}_t{t}" for stem in stems for t in (0, 1)])
     team = taker_team(df)
     if level == prof.capot_value:
         tricks, _ = _per_team(df, "tricks", team)
@@ -240,6 +252,7 @@ def bid_curve(
     """
     keys = _keys(by)
     min_count = _check_min_count(min_count)
+    z = _check_z(z)
     prof = get_profile(profile)
     if levels is None:
         levels = (*prof.bid_values, prof.capot_value)
@@ -320,6 +333,7 @@ def dd_success_rates(
     """
     keys = _keys(by)
     min_count = _check_min_count(min_count)
+    z = _check_z(z)
     require_columns(df, ["taker", "made", *keys])
     d = played(df)
     if not {"dd_made", "dd_points_lost"} <= set(d.columns):

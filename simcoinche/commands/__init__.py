@@ -148,6 +148,8 @@ def read_input(path: str) -> str:
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise InputError(f"cannot read {path}: {reason}") from None
+    if path == "-" and not text:
+        raise InputError("standard input is empty: give the record there, or a file")
     if len(text) > MAX_INPUT_CHARS:
         raise InputError(f"{path} is longer than {MAX_INPUT_CHARS:,} characters: not a "
                          "record")

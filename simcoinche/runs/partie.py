@@ -69,6 +69,7 @@ from simcoinche.runs.simulation import (
     _run,
     _run_plan,
     _RunPlan,
+    counted,
     positive_int,
     team_players,
 )
@@ -153,7 +154,8 @@ class PartiesSummary(RunInfo):
         if self.path:
             lines.append(f"wrote {self.path}")
         rate = self.donnes / self.seconds if self.seconds > 0 else float("inf")
-        lines.append(f"{self.n:,} parties ({self.donnes:,} donnes) in {self.seconds:.2f} s: "
+        lines.append(f"{counted(self.n, 'partie')} ({counted(self.donnes, 'donne')}) in "
+                     f"{self.seconds:.2f} s: "
                      f"{self.parties_per_second:,.0f} parties/s, {rate:,.0f} donnes/s "
                      f"({self.threads_text}; profile {self.profile}; players "
                      f"{self.players[0]},{self.players[1]}; seed {self.seed})")

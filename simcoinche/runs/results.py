@@ -206,7 +206,10 @@ def schema_markdown() -> str:
 def _results_path(path: Any) -> Path:
     """``path`` checked as a results path that exists (InputError naming it otherwise)."""
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
-        raise InputError(f"results must be a path (str or os.PathLike), got {path!r}")
+        shown = repr(path)
+        if "\n" in shown or len(shown) > 80:
+            shown = f"a {type(path).__name__}"  # (a DataFrame's repr is a whole table)
+        raise InputError(f"results must be a path (str or os.PathLike), got {shown}")
     p = Path(path)
     check_utf8_path(os.fspath(path), "results")
     try:
@@ -314,9 +317,10 @@ def dataset_files(directory: str | os.PathLike[str]) -> list[Path]:
     parts = manifest["parts"]
     n_tasks = len(manifest["tasks"])
     done = sum(1 for t in range(n_tasks) if str(t) in parts)
+    command = "parties" if manifest["metadata"].get("kind") == "parties" else "simulate"
     if done < n_tasks:
         raise InputError(f"dataset {os.fspath(directory)!r} is incomplete ({done} of "
-                         f"{n_tasks} parts); rerun the same simulate command to finish it")
+                         f"{n_tasks} parts); rerun the same {command} command to finish it")
     files = []
     where = os.fspath(directory)
     for t in range(n_tasks):
@@ -324,17 +328,17 @@ def dataset_files(directory: str | os.PathLike[str]) -> list[Path]:
         if not isinstance(part, dict) or not isinstance(part.get("file"), str):
             raise InputError(f"dataset {where!r}: the manifest's part {t} has no file name")
         path = Path(directory) / part["file"]
-        _check_part(where, t, path, part, manifest["metadata"])
+        _check_part(where, t, path, part, manifest["metadata"], command)
         files.append(path)
     return files
 
 
 def _check_part(where: str, t: int, path: Path, part: dict[str, Any],
-                metadata: dict[str, Any]) -> None:
+                metadata: dict[str, Any], command: str) -> None:
     """Part ``t`` of a dataset is the file its run wrote: the recorded size and rows, and
     the run's metadata in its footer (a part of another run, or one rewritten, would
     change every table read from the dataset without a word). Reads the footer only."""
-    redo = "rerun the same simulate command to write it again"
+    redo = f"rerun the same {command} command to write it again"
     try:
         size = path.stat().st_size
         if size != part.get("bytes"):

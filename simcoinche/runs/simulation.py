@@ -103,8 +103,8 @@ class RunInfo:
 
 
 def counted(n: int, noun: str) -> str:
-    """``n`` and ``noun``, plural unless ``n`` is 1 (``"1 part"``, ``"4 parts"``)."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    """``n`` and ``noun``, plural unless ``n`` is 1 (``"1 part"``, ``"1,000 parts"``)."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 @dataclass
@@ -165,7 +165,7 @@ class RunSummary(RunInfo):
         lines = []
         if self.path:
             lines.append(f"wrote {self.path}")
-        lines.append(f"{self.n:,} donnes in {self.seconds:.2f} s: "
+        lines.append(f"{counted(self.n, 'donne')} in {self.seconds:.2f} s: "
                      f"{self.donnes_per_second:,.0f} donnes/s ({self.threads_text}; "
                      f"profile {self.profile}; players {self.players[0]},{self.players[1]}; "
                      f"seed {self.seed})")
