@@ -33,15 +33,17 @@ from simcoinche._kernels.donne import (
 )
 from simcoinche._kernels.kinds import kinds_of
 from simcoinche._kernels.partie import (
+    PartieOutputs,
+    partie_key,
+    run_parties,
+)
+from simcoinche._kernels.partie_layout import (
     PD_LEN,
     PD_SCORE,
     PT_LEN,
     PT_N_DONNES,
     PT_TOTAL,
     PT_WINNER,
-    PartieOutputs,
-    partie_key,
-    run_parties,
 )
 from simcoinche._kernels.rng import seed_key
 from simcoinche.analysis.stats import wilson_interval

@@ -70,6 +70,12 @@ from simcoinche._kernels.donne import (
     Outputs,
     play_one,
 )
+from simcoinche._kernels.partie_layout import (
+    PD_SCORE,
+    PT_N_DONNES,
+    PT_TOTAL,
+    PT_WINNER,
+)
 from simcoinche._kernels.rng import donne_key, mix64
 from simcoinche._kernels.scoring import partie_step
 from simcoinche._kernels.thinking import think_scratch
@@ -77,15 +83,6 @@ from simcoinche._kernels.thinking import think_scratch
 BLOCK = 64
 PARTIE_SALT = np.uint64(0xA0761D6478BD642F)
 
-# --- partie output rows (int32[PT_LEN, n]) ----------------------------------------------
-PT_WINNER = 0       # winning team, -1 if the partie stopped at max_donnes
-PT_TOTAL = 1        # 2 rows: final totals per team
-PT_N_DONNES = 3     # donnes played
-PT_LEN = 4
-
-# --- donne rows (int32[PD_LEN, rows]): play_one's O_* rows, then ---------------------
-PD_SCORE = N_OUT    # 2 rows: partie totals per team before the donne
-PD_LEN = N_OUT + 2
 
 
 class PartieOutputs(NamedTuple):

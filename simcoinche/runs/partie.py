@@ -42,14 +42,14 @@ from simcoinche._kernels import donne as D
 from simcoinche._kernels.kinds import kinds_of
 from simcoinche._kernels.partie import (
     BLOCK,
-    PD_LEN,
-    PD_SCORE,
-    PT_LEN,
-    PT_N_DONNES,
-    PT_TOTAL,
-    PT_WINNER,
     PartieOutputs,
     run_parties,
+)
+from simcoinche._kernels.partie_layout import (
+    PD_LEN,
+    PT_LEN,
+    PT_N_DONNES,
+    PT_WINNER,
 )
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.errors import InputError
@@ -57,9 +57,8 @@ from simcoinche.rules.profiles import Profile
 from simcoinche.runs.arguments import check_flag
 from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.results import (
-    Column,
+    PARTIE_COLUMNS,
     _as_numpy,
-    _c,
     arrow_array,
     schema,
 )
@@ -87,35 +86,6 @@ ROWS_PER_PARTIE = 24
 KIND = "parties"
 
 
-#: Columns of a parties run: the partie itself (``source`` a ``PT_*`` row of the kernel's
-#: partie output), then per-donne lists (``source`` a row of its donne output), one
-#: element per donne of the partie, in the order played.
-PARTIE_COLUMNS: tuple[Column, ...] = (
-    _c("partie", pa.int64(), -1, "index p of the partie in the run (key of its streams)"),
-    _c("winner", pa.int8(), PT_WINNER,
-        "winning team 0 (seats 0, 2) or 1 (seats 1, 3); -1 if stopped at max_donnes"),
-    _c("total_t0", pa.int32(), PT_TOTAL, "team 0's final partie total"),
-    _c("total_t1", pa.int32(), PT_TOTAL + 1, "team 1's final partie total"),
-    _c("n_donnes", pa.int16(), PT_N_DONNES, "donnes played, passed-out ones included"),
-    _c("score_t0", pa.list_(pa.int32()), PD_SCORE,
-        "per donne: team 0's partie total before the donne"),
-    _c("score_t1", pa.list_(pa.int32()), PD_SCORE + 1,
-        "per donne: team 1's partie total before the donne"),
-    _c("taker", pa.list_(pa.int8()), D.O_TAKER,
-        "per donne: seat of the final bidder, -1 if passed out"),
-    _c("bid_value", pa.list_(pa.int16()), D.O_VALUE,
-        "per donne: contract value (250 capot), 0 if passed out"),
-    _c("trump", pa.list_(pa.int8()), D.O_TRUMP,
-        "per donne: contract kind 0..3 = S H D C, 4 SA, 5 TA; -1 if passed out"),
-    _c("coinche", pa.list_(pa.int8()), D.O_COINCHE, "per donne: 1, 2 or 4; 0 if passed out"),
-    _c("made", pa.list_(pa.bool_()), D.O_MADE, "per donne: contract made"),
-    _c("tricks_t0", pa.list_(pa.int8()), D.O_TRICKS, "per donne: tricks won by team 0"),
-    _c("tricks_t1", pa.list_(pa.int8()), D.O_TRICKS + 1, "per donne: tricks won by team 1"),
-    _c("belote_t0", pa.list_(pa.int16()), D.O_BELOTE, "per donne: team 0 belote points"),
-    _c("belote_t1", pa.list_(pa.int16()), D.O_BELOTE + 1, "per donne: team 1 belote points"),
-    _c("marks_t0", pa.list_(pa.int16()), D.O_MARKS, "per donne: marks of team 0"),
-    _c("marks_t1", pa.list_(pa.int16()), D.O_MARKS + 1, "per donne: marks of team 1"),
-)
 PER_DONNE = tuple(c.name for c in PARTIE_COLUMNS if pa.types.is_list(c.type))
 
 

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pyarrow as pa
 
-from simcoinche._kernels.partie import PT_N_DONNES, PT_WINNER
+from simcoinche._kernels.partie_layout import PT_N_DONNES, PT_WINNER
 from simcoinche._version import RULES_VERSION, __version__
 from simcoinche.players.registry import params_dict
 from simcoinche.runs.duplicate import (

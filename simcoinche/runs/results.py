@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simcoinche._kernels import donne as D
+from simcoinche._kernels import partie_layout as P
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError
 from simcoinche.runs.arguments import check_flag, check_utf8_path
@@ -193,6 +194,36 @@ def _as_numpy(values: np.ndarray, typ: pa.DataType) -> np.ndarray:
 
 
 _COLUMN_BY_NAME = {c.name: c for c in COLUMNS}
+
+#: Columns of a parties run: the partie itself (``source`` a ``PT_*`` row of the kernel's
+#: partie output), then per-donne lists (``source`` a row of its donne output), one
+#: element per donne of the partie, in the order played.
+PARTIE_COLUMNS: tuple[Column, ...] = (
+    _c("partie", pa.int64(), -1, "index p of the partie in the run (key of its streams)"),
+    _c("winner", pa.int8(), P.PT_WINNER,
+        "winning team 0 (seats 0, 2) or 1 (seats 1, 3); -1 if stopped at max_donnes"),
+    _c("total_t0", pa.int32(), P.PT_TOTAL, "team 0's final partie total"),
+    _c("total_t1", pa.int32(), P.PT_TOTAL + 1, "team 1's final partie total"),
+    _c("n_donnes", pa.int16(), P.PT_N_DONNES, "donnes played, passed-out ones included"),
+    _c("score_t0", pa.list_(pa.int32()), P.PD_SCORE,
+        "per donne: team 0's partie total before the donne"),
+    _c("score_t1", pa.list_(pa.int32()), P.PD_SCORE + 1,
+        "per donne: team 1's partie total before the donne"),
+    _c("taker", pa.list_(pa.int8()), D.O_TAKER,
+        "per donne: seat of the final bidder, -1 if passed out"),
+    _c("bid_value", pa.list_(pa.int16()), D.O_VALUE,
+        "per donne: contract value (250 capot), 0 if passed out"),
+    _c("trump", pa.list_(pa.int8()), D.O_TRUMP,
+        "per donne: contract kind 0..3 = S H D C, 4 SA, 5 TA; -1 if passed out"),
+    _c("coinche", pa.list_(pa.int8()), D.O_COINCHE, "per donne: 1, 2 or 4; 0 if passed out"),
+    _c("made", pa.list_(pa.bool_()), D.O_MADE, "per donne: contract made"),
+    _c("tricks_t0", pa.list_(pa.int8()), D.O_TRICKS, "per donne: tricks won by team 0"),
+    _c("tricks_t1", pa.list_(pa.int8()), D.O_TRICKS + 1, "per donne: tricks won by team 1"),
+    _c("belote_t0", pa.list_(pa.int16()), D.O_BELOTE, "per donne: team 0 belote points"),
+    _c("belote_t1", pa.list_(pa.int16()), D.O_BELOTE + 1, "per donne: team 1 belote points"),
+    _c("marks_t0", pa.list_(pa.int16()), D.O_MARKS, "per donne: marks of team 0"),
+    _c("marks_t1", pa.list_(pa.int16()), D.O_MARKS + 1, "per donne: marks of team 1"),
+)
 
 
 def schema_markdown() -> str:
@@ -392,7 +423,7 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
     directory written by ``simcoinche simulate --engine dask``, as one table.
 
     A run of ``simcoinche parties`` (:mod:`simcoinche.runs.partie`) reads the same way: one
-    row per partie, in partie order (columns :data:`simcoinche.runs.partie.PARTIE_COLUMNS`).
+    row per partie, in partie order (columns :data:`simcoinche.runs.results.PARTIE_COLUMNS`).
 
     Parameters
     ----------
@@ -457,8 +488,6 @@ def _row_columns(kind: Any) -> tuple[Column, ...] | None:
     if kind is None:
         return COLUMNS
     if kind == "parties":
-        from simcoinche.runs.partie import PARTIE_COLUMNS  # (it imports this module)
-
         return PARTIE_COLUMNS
     return None
 
@@ -552,7 +581,7 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                                      "its run wrote it")
                 raise InputError(f"unknown column {name!r} in {os.fspath(path)!r}; see "
                                  "simcoinche.runs.results.COLUMNS (donnes) or "
-                                 "simcoinche.runs.partie.PARTIE_COLUMNS (parties)")
+                                 "simcoinche.runs.results.PARTIE_COLUMNS (parties)")
         if Path(path).is_dir():
             import pyarrow.dataset as pads  # here: it imports pandas, which a run does not need
 
