@@ -60,9 +60,11 @@ def test_a_cache_folder_that_cannot_be_used_is_one_line_naming_the_variable(tmp_
     folder, the reason and the variable (numba had compiled into __pycache__ beside the
     sources, silently)."""
     (tmp_path / "afile").write_text("")
+    before = set(REPO.rglob("*.nbi"))
     out = _run("import sys; from simcoinche.commands.cli import main; "
                "sys.exit(main(['simulate', '-n', '20', '--threads', '1', '--out', 'r.parquet']))",
-               tmp_path, SIMCOINCHE_CACHE_DIR=str(tmp_path / "afile"))
+               tmp_path, SIMCOINCHE_CACHE_DIR=str(tmp_path / "afile"),
+               HOME=str(tmp_path / "home"))
     assert out.returncode == 1
     lines = out.stderr.splitlines()
     assert len(lines) == 1, out.stderr
@@ -71,7 +73,9 @@ def test_a_cache_folder_that_cannot_be_used_is_one_line_naming_the_variable(tmp_
     assert lines[0].endswith("(Not a directory); set SIMCOINCHE_CACHE_DIR to a writable "
                              "folder")
     assert not (tmp_path / "r.parquet").exists()
-    assert not list(REPO.glob("simcoinche/_kernels/__pycache__/*.nbi"))
+    # Nothing compiled elsewhere instead: beside the sources, or numba's own user folder.
+    assert set(REPO.rglob("*.nbi")) == before
+    assert not list(tmp_path.rglob("*.nbi"))
 
 
 def test_numba_cache_dir_that_cannot_be_used_is_named_as_such(tmp_path):

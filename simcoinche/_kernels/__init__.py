@@ -13,8 +13,8 @@ it compiled, so a kernel that inlines another module's kernel would keep running
 machine code after that other module changed. Unless ``NUMBA_CACHE_DIR`` is set, the
 cache therefore lives in a directory keyed by a hash of every kernel source file
 (``$SIMCOINCHE_CACHE_DIR`` or ``~/.cache/simcoinche``, then ``numba/<hash>``): any change
-to any kernel starts from a fresh cache. A folder that cannot be used is an error where
-the first cached kernel is defined, and a damaged cache file is compiled again, said on stderr
+to any kernel starts from a fresh cache. A folder that cannot be used is an error at the
+first compile, and a damaged cache file is compiled again, said on stderr
 (:mod:`.cache_guard`), never a silent fallback or a traceback.
 
 Compile time: importing this package installs a faster numba inliner, SSA
@@ -43,9 +43,8 @@ def kernel_source_digest() -> str:
 
 
 def _configure_cache() -> None:
-    """Point numba at the cache folder; where it cannot be used, the first cached kernel
-    defined says so (:mod:`.cache_guard`) instead of numba falling back to another
-    folder."""
+    """Point numba at the cache folder; where it cannot be used, the first compile says
+    so (:mod:`.cache_guard`) instead of numba falling back to another folder."""
     if numba.config.CACHE_DIR:
         # The user chose a cache location (NUMBA_CACHE_DIR).
         path, variable = numba.config.CACHE_DIR, "NUMBA_CACHE_DIR"

@@ -10,9 +10,9 @@ Numba, left to itself, treats both silently or with a traceback:
 - a truncated or damaged index (``.nbi``) or machine-code file (``.nbc``), left by a
   full disk or a copy cut short, fails every later run with a pickle traceback.
 
-Here a kernel whose cache folder cannot be used is refused where it is defined (the
-import of its module) with :class:`KernelCacheError`, whose one-line message names the
-folder, the reason and the variable to set; and a damaged file is treated as missing (the kernel is
+Here a kernel whose cache folder cannot be used is refused at its first compile (or
+load) with :class:`KernelCacheError`, whose one-line message names the folder, the
+reason and the variable to set; and a damaged file is treated as missing (the kernel is
 compiled again and the file rewritten), with one line on stderr naming it.
 """
 
@@ -29,7 +29,7 @@ class KernelCacheError(OSError):
 
 
 #: Why this process's cache folder cannot be used ("" when it can): set by
-#: :func:`simcoinche._kernels._configure_cache`, raised where a cached kernel is defined.
+#: :func:`simcoinche._kernels._configure_cache`, raised at a cached kernel's first compile.
 PROBLEM = ""
 #: The damaged cache files met in this process (each said once).
 DAMAGED: set[str] = set()
@@ -46,6 +46,24 @@ def folder_problem(path: str) -> str:
     except OSError as exc:
         return exc.strerror or str(exc)
     return ""
+
+
+class _RefusingCache:
+    """A kernel's cache where its folder cannot be used: loading or saving a compiled
+    signature (the first compile) raises :class:`KernelCacheError` with ``problem``."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+        self.cache_path = ""
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        raise KernelCacheError(self.problem)
+
+    def save_overload(self, sig: Any, data: Any) -> None:
+        raise KernelCacheError(self.problem)
+
+    def flush(self) -> None:
+        pass
 
 
 def _damaged(path: str, exc: BaseException) -> None:
@@ -70,10 +88,12 @@ def install() -> None:
     load_data = caching.IndexDataCacheFile._load_data
 
     def enable_caching(self: Any) -> Any:
-        # Where the folder cannot be used, numba would pick another one (or raise "no
-        # locator available" when none is writable): say which and why instead.
+        # Where the folder cannot be used, numba would pick another one, or raise "no
+        # locator available" here, where the kernel is defined, when none is writable.
+        # Instead the kernel's first compile (or load) says which folder and why.
         if PROBLEM:
-            raise KernelCacheError(PROBLEM)
+            self._cache = _RefusingCache(PROBLEM)
+            return None
         return original_enable(self)
 
     def _load_index(self: Any) -> Any:
