@@ -113,6 +113,19 @@ def test_a_listed_part_that_is_missing_is_a_read_error(dataset, tmp_path):
         read_results(ds)
 
 
+def test_a_manifest_part_naming_a_path_is_refused(dataset, tmp_path):
+    """A part's file is one of the dataset's own: "../x" read a file from outside it, and
+    a null character was a ValueError traceback."""
+    for name in ("../run.parquet", "a\0b"):
+        ds = _copy(dataset[1], tmp_path / f"ds{len(name)}")
+        manifest = json.loads((ds / MANIFEST_NAME).read_text())
+        manifest["parts"]["3"]["file"] = name
+        (ds / MANIFEST_NAME).write_text(json.dumps(manifest))
+        with pytest.raises(InputError, match=re.escape(
+                f"the manifest's part 3 names {name!r}, not a file of the dataset")):
+            read_results(ds)
+
+
 def _forge(ds, t, table, metadata):
     """Part ``t`` rewritten as ``table`` with ``metadata``, the manifest told its new
     size: what a copy from another run of the same size would look like."""

@@ -595,3 +595,32 @@ def test_a_byte_changed_in_a_results_file_is_an_error_not_another_table(tmp_path
             assert "\n" not in str(exc)
             caught += 1
     assert caught == len(positions) > 20
+
+
+def test_a_file_without_checksums_or_run_metadata_still_reads(tmp_path):
+    """Runs written before page checksums read as before; a Parquet file saved by another
+    program (a filtered run, no simcoinche metadata) reads with the column checks only."""
+    path = tmp_path / "run.parquet"
+    simulate(60, seed=1, out=path, progress=False, threads=1)
+    table = pq.read_table(path)
+    old = tmp_path / "old.parquet"
+    pq.write_table(table, old, write_page_checksum=False)
+    pd.testing.assert_frame_equal(read_results(old), read_results(path))
+    filtered = tmp_path / "filtered.parquet"
+    pq.write_table(table.filter(pc.equal(table["dealer"], 1)).replace_schema_metadata(None),
+                   filtered)
+    assert len(read_results(filtered)) == pc.sum(pc.equal(table["dealer"], 1)).as_py()
+
+
+def test_missing_values_in_a_run_are_refused_in_one_line(tmp_path):
+    """A missing donne index gave pyarrow's ArrowInvalid traceback, a taker column all
+    missing a TypeError, and some missing takers read as passed-out donnes."""
+    path = _rewritten(tmp_path, "null-taker.parquet", lambda t: _with(
+        t, "taker", pa.array([None, *t["taker"].to_pylist()[1:]], pa.int8())))
+    with pytest.raises(InputError, match="column 'taker' has 1 missing values; a simcoinche "
+                                         "run writes none"):
+        read_results(path)
+    path = _rewritten(tmp_path, "null-donne.parquet", lambda t: _with(
+        t, "donne", pa.array([None] * t.num_rows, pa.int64())))
+    with pytest.raises(InputError, match="column 'donne' has 40 missing values"):
+        read_results(path)

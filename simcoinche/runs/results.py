@@ -335,14 +335,16 @@ def load_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def dataset_files(directory: str | os.PathLike[str]) -> list[Path]:
-    """Paths of the parts of a complete dataset directory, in task (donne) order.
+    """Paths of the parts of a complete dataset directory, in task (donne) order, each
+    checked against the manifest (:func:`_check_part`: its size, rows and run metadata).
 
     Raises
     ------
     InputError
         When the manifest is missing, when the run is incomplete (some task has no part
-        recorded): rerunning the same ``simcoinche simulate`` command completes it, or
-        when a part recorded has no file name.
+        recorded): rerunning the same ``simcoinche simulate`` (or ``parties``) command
+        completes it, when a part recorded has no file name or names a path, or when a
+        part is not the file its run wrote.
     """
     manifest = load_manifest(directory)
     parts = manifest["parts"]
@@ -358,6 +360,11 @@ def dataset_files(directory: str | os.PathLike[str]) -> list[Path]:
         part = parts[str(t)]
         if not isinstance(part, dict) or not isinstance(part.get("file"), str):
             raise InputError(f"dataset {where!r}: the manifest's part {t} has no file name")
+        name = part["file"]
+        if name in ("", ".", "..") or "\0" in name or Path(name).name != name:
+            # A part is a file of the dataset's own folder, never a path elsewhere.
+            raise InputError(f"dataset {where!r}: the manifest's part {t} names "
+                             f"{name!r}, not a file of the dataset")
         path = Path(directory) / part["file"]
         _check_part(where, t, path, part, manifest["metadata"], command)
         files.append(path)
@@ -447,8 +454,11 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
     Raises
     ------
     InputError
-        Unknown column, a file that cannot be read, or an incomplete dataset directory;
-        ``dd`` on a run written without ``--dd``; a ``dd`` that is not True or False.
+        Unknown column, a file that cannot be read (a page whose checksum fails), or an
+        incomplete dataset directory or one whose parts changed since the run; rows that
+        are not the run's (:func:`_check_rows`: their count, order, types, missing values
+        and ranges); ``dd`` on a run written without ``--dd``; a ``dd`` that is not True
+        or False.
     """
     dd = check_flag(dd, "dd")
     columns = _column_names(columns)
@@ -492,14 +502,18 @@ def _row_columns(kind: Any) -> tuple[Column, ...] | None:
     return None
 
 
-def _check_rows(table: pa.Table, meta: dict[str, Any], source: str) -> None:
-    """What a table read from a run must be before any analysis trusts it: as many rows
-    as the run wrote, in its order (a run of donnes: donne 0, 1, …), each column of its
-    schema type, and the columns that index seats, teams, kinds and contracts within
-    their values (a file rewritten by another program, rows duplicated or cut, would
-    otherwise give wrong tables, or a traceback deep in pandas)."""
+def _check_rows(table: pa.Table, meta: dict[str, Any] | None, source: str) -> None:
+    """What a table read from a run must be before any analysis trusts it (``meta``: its
+    run's metadata, None for a Parquet file not written by a run, which gets the column
+    checks only): as many rows as the run wrote, in its order (a run of donnes: donne 0,
+    1, …), each column of its schema type and without missing values, and the columns
+    that index seats, teams, kinds and contracts within their values. A file rewritten by
+    another program, rows duplicated or cut, would otherwise give wrong tables, or a
+    traceback deep in pandas."""
     import pyarrow.compute as pc  # here: a run to a file never reads its rows back
 
+    run = meta is not None
+    meta = meta or {}
     n = meta.get("n")
     if isinstance(n, int) and table.num_rows != n:
         raise InputError(f"{source} holds {table.num_rows} rows; its run wrote {n}: the "
@@ -519,6 +533,9 @@ def _check_rows(table: pa.Table, meta: dict[str, Any], source: str) -> None:
         values = table.column(name)
         if pa.types.is_list(typ):
             values = pc.list_flatten(values)
+        if values.null_count:
+            raise InputError(f"{source}: column {name!r} has {values.null_count} missing "
+                             "values; a simcoinche run writes none")
         if name in _VALUE_RANGES and len(values):
             low, high = _VALUE_RANGES[name]
             bounds = pc.min_max(values)
@@ -526,16 +543,30 @@ def _check_rows(table: pa.Table, meta: dict[str, Any], source: str) -> None:
             if lo < low or hi > high:
                 raise InputError(f"{source}: column {name!r} holds "
                                  f"{lo if lo < low else hi}, outside {low}..{high}")
-    order = {None: "donne", "parties": "partie"}[meta.get("kind")]
-    if order in table.column_names and isinstance(n, int):
+    order = "partie" if meta.get("kind") == "parties" else "donne"
+    if run and order in table.column_names:
+        # (A file filtered and saved by another program has no run metadata: its rows
+        # are whatever it kept.)
         start = 0
         for chunk in table.column(order).chunks:
             index = chunk.to_numpy()
             if len(index) and (index[0] != start or (np.diff(index) != 1).any()):
                 raise InputError(f"{source}: column {order!r} is not {order} 0, 1, … "
-                                 f"{n - 1} in order: rows were moved, repeated or replaced "
-                                 "since the run")
+                                 f"{table.num_rows - 1} in order: rows were moved, "
+                                 "repeated or replaced since the run")
             start += len(index)
+
+
+def _run_metadata(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The run metadata of a results file or dataset (:func:`read_metadata`), or None for
+    a Parquet file without any (written by another program)."""
+    if not Path(path).is_dir():
+        try:
+            if METADATA_KEY not in (pq.read_schema(path).metadata or {}):
+                return None
+        except (OSError, pa.ArrowException):
+            pass  # read_metadata says why, in one line
+    return read_metadata(path)
 
 
 def _run_kind(sch: pa.Schema) -> str | None:
@@ -555,9 +586,10 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                ) -> pa.Table:
     """:func:`read_results` as an Arrow table (no pandas conversion, nothing tidied):
     the parties layer flattens its per-donne list columns from it. The rows are checked
-    against their run first (:func:`_check_rows`)."""
+    against their run (:func:`_check_rows`)."""
     _results_path(path)
     columns = _column_names(columns)
+    meta = _run_metadata(path)
     try:
         files = ([os.fspath(f) for f in dataset_files(path)] if Path(path).is_dir()
                  else [os.fspath(path)])
@@ -596,5 +628,5 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
     except (OSError, pa.ArrowException) as exc:
         raise InputError(f"cannot read results {os.fspath(path)!r}: "
                          f"{str(exc).splitlines()[0]}") from None
-    _check_rows(table, read_metadata(path), f"results {os.fspath(path)!r}")
+    _check_rows(table, meta, f"results {os.fspath(path)!r}")
     return table
