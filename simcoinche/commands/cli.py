@@ -20,7 +20,7 @@ from types import FrameType
 from typing import Any
 
 from simcoinche._version import __version__
-from simcoinche.rules.errors import SimcoincheError
+from simcoinche.rules.errors import InputError, SimcoincheError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,7 +34,13 @@ class _Parser(argparse.ArgumentParser):
         # argparse drops a failed write of --help or --version (exit 0, nothing shown):
         # here it reaches main, which says so in one line.
         if message:
-            (file or sys.stderr).write(message)
+            stream = file or sys.stderr
+            try:
+                stream.write(message)
+                stream.flush()
+            except OSError as exc:
+                what = "standard output" if stream is sys.stdout else "standard error"
+                raise OSError(exc.errno, f"cannot write {what}: {exc.strerror}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,9 +90,10 @@ _THREADING_LAYERS = ("default", "safe", "forksafe", "threadsafe", "tbb", "omp", 
 
 
 def check_numba_environment() -> None:
-    """The numba settings of the environment, checked before numba reads them: numba
-    answers a bad one with a traceback (``NUMBA_NUM_THREADS=0``, an unknown threading
-    layer) or runs the kernels as slow Python that the facade cannot call
+    """The numba settings of the environment, checked as numba reads them, before it does:
+    numba answers a bad one with a traceback (``NUMBA_NUM_THREADS=0``, an unknown or
+    missing threading layer) or a warning holding one (a value that is not a number),
+    or runs the kernels as slow Python that the facade cannot call
     (``NUMBA_DISABLE_JIT``).
 
     Raises
@@ -94,20 +101,17 @@ def check_numba_environment() -> None:
     InputError
         Naming the variable and its value.
     """
-    from simcoinche.rules.errors import InputError
-
     threads = os.environ.get("NUMBA_NUM_THREADS")
-    if threads is not None and threads.strip() and \
-            not (threads.strip().isdigit() and int(threads) > 0):
+    if threads is not None and (_as_int(threads) or 0) < 1:
         raise InputError(f"NUMBA_NUM_THREADS must be a whole number of threads >= 1, got "
                          f"{threads!r}")
     layer = os.environ.get("NUMBA_THREADING_LAYER")
-    if layer:
-        # (As numba reads it: no spaces, lower case.)
-        if layer not in _THREADING_LAYERS:
+    if layer is not None:
+        # (numba lower-cases it, and takes nothing else away.)
+        if layer.lower() not in _THREADING_LAYERS:
             raise InputError(f"NUMBA_THREADING_LAYER {layer!r} is not one of numba's: "
                              + ", ".join(_THREADING_LAYERS))
-        if layer != "default":
+        if layer.lower() != "default":
             # A layer numba knows may still be missing here (tbb not installed): its
             # threads are started now, so that this says so, not a traceback later.
             from numba.np.ufunc import parallel
@@ -117,8 +121,20 @@ def check_numba_environment() -> None:
             except ValueError as exc:
                 why = " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
                 raise InputError(f"NUMBA_THREADING_LAYER {layer!r}: {why}") from None
-    if os.environ.get("NUMBA_DISABLE_JIT", "").strip() not in ("", "0"):
-        raise InputError("simcoinche needs numba's compiler: unset NUMBA_DISABLE_JIT")
+    jit = os.environ.get("NUMBA_DISABLE_JIT")
+    if jit is not None and _as_int(jit) != 0:
+        raise InputError(f"simcoinche needs numba's compiler: unset NUMBA_DISABLE_JIT "
+                         f"(it is {jit!r})")
+
+
+def _as_int(text: str | None) -> int | None:
+    """``int(text)`` as numba reads its integer settings, None where that fails."""
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def _write_failed(exc: OSError, what: str = "") -> int:
