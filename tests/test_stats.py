@@ -407,3 +407,16 @@ def test_the_donne_tables_refuse_values_they_would_misread(call, culprit):
 
 def test_a_missing_taker_still_reads_as_passed_out():
     assert len(played(_donnes(taker=pd.array([0, None, 2], dtype="Int8")))) == 2
+
+
+def test_flags_as_python_bools_and_nullable_seats_are_read():
+    """After a pd.concat, 'made' may be an object column of bools: still true/false."""
+    df = _donnes(made=pd.Series([True, False, True], dtype=object),
+                 taker=pd.array([0, None, 2], dtype="Int8"))
+    assert len(played(df)) == 2
+    assert success_rates(df)["n"].sum() == 2
+
+
+def test_a_passed_out_flag_that_is_text_is_refused_not_read_as_true():
+    with pytest.raises(InputError, match=r"results column 'passed_out' is .*, not true/false"):
+        played(_donnes(passed_out=["False"] * 3))

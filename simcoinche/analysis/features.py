@@ -313,6 +313,8 @@ def role_hands(df: pd.DataFrame, role: str) -> tuple[np.ndarray, np.ndarray]:
         raise InputError(f"unknown role {role!r}: expected one of "
                          + ", ".join([*ROLES, "team"]))
     require_columns(df, ["taker", "hand_0", "hand_1", "hand_2", "hand_3"])
+    if "passed_out" in df.columns:
+        require_columns(df, ["passed_out"])
     taker = df["taker"].to_numpy(dtype=np.int64, na_value=-1)
     valid = taker >= 0
     if "passed_out" in df.columns:

@@ -10,9 +10,10 @@ import pandas as pd
 
 from simcoinche.rules.errors import InputError
 
-#: Columns the tables read as flags: bool (numpy's, or pandas' nullable "boolean").
+#: Columns the tables read as flags: bool (numpy's, pandas' nullable "boolean", or Python
+#: bools in an object column, as a concat may leave them).
 _FLAGS = ("made", "passed_out")
-#: Columns that index seats: their values (missing ones are read as passed out).
+#: Columns that index seats, and their values (a missing taker reads as passed out).
 _SEATS = {"taker": (-1, 3), "dealer": (0, 3)}
 
 
@@ -39,16 +40,29 @@ def require_columns(df: Any, columns: Sequence[str]) -> None:
             if isinstance(first, (list, tuple, np.ndarray)):
                 raise InputError(f"results column {c!r} holds a list per row (a parties "
                                  "run?); this reads one row per donne (simcoinche simulate)")
-        if c in _FLAGS and not pd.api.types.is_bool_dtype(col.dtype):
+        if c in _FLAGS and not pd.api.types.is_bool_dtype(col.dtype) and not (
+                col.dtype == object and pd.api.types.infer_dtype(col, skipna=True)
+                in ("boolean", "empty")):
             raise InputError(f"results column {c!r} is {col.dtype}, not true/false")
         if c in _SEATS and len(col):
-            low, high = _SEATS[c]
-            try:
-                seats = col.to_numpy(dtype=np.float64, na_value=np.nan)
-            except (TypeError, ValueError):
-                raise InputError(f"results column {c!r} is {col.dtype}, not seat "
-                                 "numbers") from None
-            bad = ~np.isnan(seats) & ((seats < low) | (seats > high) | ((seats % 1) != 0))
-            if bad.any():
-                raise InputError(f"results column {c!r} holds {seats[bad][0]:g}; a seat is "
-                                 f"{low}..{high}")
+            _check_seats(col, c, *_SEATS[c])
+
+
+def _check_seats(col: pd.Series, name: str, low: int, high: int) -> None:
+    """Seat numbers ``low..high`` (missing values allowed); integers are checked by their
+    least and greatest value, without a copy of the column."""
+    if col.dtype.kind in "iu":
+        least, most = col.min(), col.max()
+        if least < low or most > high:
+            raise InputError(f"results column {name!r} holds "
+                             f"{least if least < low else most}; a seat is {low}..{high}")
+        return
+    try:
+        seats = col.to_numpy(dtype=np.float64, na_value=np.nan)
+    except (TypeError, ValueError):
+        raise InputError(f"results column {name!r} is {col.dtype}, not seat numbers"
+                         ) from None
+    bad = ~np.isnan(seats) & ((seats < low) | (seats > high) | ((seats % 1) != 0))
+    if bad.any():
+        raise InputError(f"results column {name!r} holds {seats[bad][0]:g}; a seat is "
+                         f"{low}..{high}")

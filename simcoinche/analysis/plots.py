@@ -35,6 +35,7 @@ except ValueError as exc:
                      ) from None
 
 from simcoinche.analysis.features import FEATURES, hand_features
+from simcoinche.analysis.frames import require_columns
 from simcoinche.analysis.stats import bid_curve, played, success_rates, taker_team
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
@@ -276,9 +277,7 @@ def plot_marks(
     if isinstance(bin_width, bool) or not isinstance(bin_width, (int, np.integer)) \
             or bin_width <= 0:
         raise InputError(f"bin_width must be a positive integer, got {bin_width!r}")
-    for c in ("taker", "marks_t0", "marks_t1"):
-        if c not in df.columns:
-            raise InputError(f"results table has no column {c!r}")
+    require_columns(df, ["taker", "marks_t0", "marks_t1"])
     d = played(df)
     if d.empty:
         raise InputError("nothing to plot: the table has no played donne")

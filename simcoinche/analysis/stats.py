@@ -64,6 +64,7 @@ def played(df: pd.DataFrame) -> pd.DataFrame:
     require_columns(df, ["taker"])
     keep = df["taker"].to_numpy(dtype=np.int64, na_value=-1) >= 0
     if "passed_out" in df.columns:
+        require_columns(df, ["passed_out"])
         keep &= ~df["passed_out"].to_numpy(dtype=bool, na_value=True)
     return df.loc[keep]
 
