@@ -84,7 +84,6 @@ BLOCK = 64
 PARTIE_SALT = np.uint64(0xA0761D6478BD642F)
 
 
-
 class PartieOutputs(NamedTuple):
     """What :func:`run_parties` writes (shapes in the module docstring): ``pout``
     int32[PT_LEN, n], ``dout`` int32[PD_LEN, nb*block_rows], ``used`` int64[nb],

@@ -1,7 +1,7 @@
 """Rows of the parties kernel's outputs (:mod:`.partie`): a partie's own rows, and the
 two rows a donne of a partie adds to the donne kernel's (:data:`.donne.N_OUT`). Apart
-from the kernel, so that the results layer names a parties run's columns without
-importing it (and the kernels it calls)."""
+from that kernel, so that the results layer (``runs/results.py``) names a parties run's
+columns from the rows alone, as it names a run of donnes'."""
 
 from __future__ import annotations
 

@@ -35,11 +35,11 @@ def positive_int(value: Any, what: str) -> int:
     return int(value)
 
 
-def output_path(out: Any, what: str = "output", arrow: bool = True) -> Path:
+def output_path(out: Any, what: str = "output", opened_by_pyarrow: bool = True) -> Path:
     """``out`` as a :class:`~pathlib.Path`, if it is a usable path: a ``str`` or
     ``os.PathLike`` (not bytes), not empty, without a null character, and valid UTF-8
-    where pyarrow opens it (``arrow``: a name with bytes that are not UTF-8, legal on
-    Linux, fails inside pyarrow) (InputError naming ``what`` otherwise). What must or
+    where pyarrow opens it (``opened_by_pyarrow``: a name with bytes that are not UTF-8,
+    legal on Linux, fails inside pyarrow) (InputError naming ``what`` otherwise). What must or
     must not exist there is the caller's to check."""
     if isinstance(out, bytes) or not isinstance(out, (str, os.PathLike)):
         raise InputError(f"{what} must be a path (str or os.PathLike), got {out!r}")
@@ -48,7 +48,7 @@ def output_path(out: Any, what: str = "output", arrow: bool = True) -> Path:
         raise InputError(f"{what} path is empty")
     if "\0" in text:
         raise InputError(f"{what} {text!r} contains a null character")
-    if arrow:
+    if opened_by_pyarrow:
         check_utf8_path(text, what)
     return Path(out)
 

@@ -393,10 +393,7 @@ def _connect(scheduler: str | None, client: Any, timeout: float,
         # against the other worker processes.
         cluster = LocalCluster(n_workers=workers, threads_per_worker=per_worker,
                                processes=True, dashboard_address=":0",
-                               # A task's failure is reported once, in one line, by
-                               # the client: the workers' own log of it (a traceback,
-                               # "Compute Failed") stays quiet.
-                               silence_logs=logging.CRITICAL,
+                               silence_logs=logging.ERROR,
                                env={"NUMBA_NUM_THREADS": str(per_worker)})
         name = f"local cluster {workers}×{per_worker}"
         try:

@@ -10,9 +10,10 @@ donne. Partie ``p`` draws only from its own streams (``(seed, p, k)`` for its do
 chunking or the engine (``engine="dask"`` runs tasks of contiguous parties on a Dask
 cluster into a dataset directory, :mod:`simcoinche.runs.distributed`).
 
-Output: one row per partie (:data:`PARTIE_COLUMNS`): ``partie``, ``winner``, the final
-totals, ``n_donnes``, and per-donne list columns — one element per donne, in order: the
-score before the donne (``score_t0``, ``score_t1``), its contract and its result. Read it
+Output: one row per partie (:data:`~simcoinche.runs.results.PARTIE_COLUMNS`): ``partie``,
+``winner``, the final totals, ``n_donnes``, and per-donne list columns — one element per
+donne, in order: the score before the donne (``score_t0``, ``score_t1``), its contract
+and its result. Read it
 with :func:`simcoinche.read_results` (a file, or a Dask dataset directory);
 :func:`simcoinche.analysis.win_probability.partie_donnes` flattens the lists into one row per donne.
 
@@ -370,9 +371,7 @@ def parties(n: int, seed: int = 0, profile: str | Profile | None = "federal",
         path; nothing is written then.
     """
     t0 = time.perf_counter()
-    if engine not in ("local", "dask"):
-        raise InputError(f"engine must be 'local' or 'dask', got {engine!r}")
-    if engine == "dask":
+    if _check_engine(engine) == "dask":
         from simcoinche.runs.distributed import run_dask
 
         plan = _plan(n, seed, profile, players, None, chunk_size, max_donnes, params)
@@ -395,6 +394,13 @@ _DASK_OPTIONS = ("scheduler", "client", "task_size", "timeout", "cluster_shape")
 #: The keyword arguments :func:`parties_to_file` passes on (those of :func:`parties`).
 _TO_FILE_OPTIONS = frozenset({"threads", "overwrite", "chunk_size", "max_donnes", "params",
                               "progress", "engine", *_DASK_OPTIONS})
+
+
+def _check_engine(engine: Any) -> str:
+    """``"local"`` or ``"dask"``, else InputError."""
+    if engine not in ("local", "dask"):
+        raise InputError(f"engine must be 'local' or 'dask', got {engine!r}")
+    return engine
 
 
 def _refuse_dask_options(**options: Any) -> None:
@@ -420,13 +426,10 @@ def parties_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fede
     if unknown:
         raise InputError(f"unknown argument {unknown[0]!r} of parties_to_file; known: "
                          + ", ".join(sorted(_TO_FILE_OPTIONS)))
-    if kwargs.get("engine", "local") == "dask":
-        result = parties(n, seed, profile, players, out, **kwargs)
+    if _check_engine(kwargs.pop("engine", "local")) == "dask":
+        result = parties(n, seed, profile, players, out, engine="dask", **kwargs)
         assert isinstance(result, PartiesSummary)
         return result
-    engine = kwargs.pop("engine", "local")
-    if engine != "local":
-        raise InputError(f"engine must be 'local' or 'dask', got {engine!r}")
     _refuse_dask_options(**{k: kwargs.get(k) for k in _DASK_OPTIONS})
     plan = _plan(n, seed, profile, players, kwargs.get("threads"), kwargs.get("chunk_size"),
                  kwargs.get("max_donnes"), kwargs.get("params"))

@@ -58,7 +58,7 @@ PARTIES_DIFFERENCE = ("parties won by A minus parties won by B over the pair: ta
 
 def partie_match_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:
     """Arrow schema of a duplicate parties match: the parties columns
-    (:data:`~simcoinche.runs.partie.PARTIE_COLUMNS`), then the table and the players."""
+    (:data:`~simcoinche.runs.results.PARTIE_COLUMNS`), then the table and the players."""
     return with_table_columns(parties_schema(metadata))
 
 
