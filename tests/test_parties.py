@@ -654,3 +654,18 @@ def test_a_parties_file_rewritten_by_another_program_is_refused(tmp_path, change
         simcoinche.read_results(edited)
     assert main(["report", str(edited), "--out", str(tmp_path / "rep")]) == 2
     assert not (tmp_path / "rep").exists()
+
+
+def test_a_parties_file_with_a_missing_list_is_refused(tmp_path):
+    """A whole per-donne list missing passed: the null check looked at the elements."""
+    path = tmp_path / "p.parquet"
+    simcoinche.parties(10, seed=1, out=path, threads=1, progress=False)
+    table = pq.read_table(path)
+    made = table["made"].combine_chunks()
+    mask = pa.array([i == 2 for i in range(len(made))])
+    holed = pa.ListArray.from_arrays(made.offsets, made.values, mask=mask)
+    edited = tmp_path / "edited.parquet"
+    pq.write_table(table.set_column(table.schema.get_field_index("made"), "made", holed)
+                   .replace_schema_metadata(table.schema.metadata), edited)
+    with pytest.raises(InputError, match="column 'made' has 1 missing lists"):
+        simcoinche.read_results(edited)

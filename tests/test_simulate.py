@@ -610,6 +610,10 @@ def test_a_file_without_checksums_or_run_metadata_still_reads(tmp_path):
     pq.write_table(table.filter(pc.equal(table["dealer"], 1)).replace_schema_metadata(None),
                    filtered)
     assert len(read_results(filtered)) == pc.sum(pc.equal(table["dealer"], 1)).as_py()
+    # A frame read back, filtered and saved by pandas (its trump a category) reads too.
+    df = read_results(path)
+    df[df.dealer == 1].to_parquet(tmp_path / "pandas.parquet")
+    assert len(read_results(tmp_path / "pandas.parquet")) == (df.dealer == 1).sum()
 
 
 def test_missing_values_in_a_run_are_refused_in_one_line(tmp_path):

@@ -377,6 +377,9 @@ def _check_part(where: str, t: int, path: Path, part: dict[str, Any],
     the run's metadata in its footer (a part of another run, or one rewritten, would
     change every table read from the dataset without a word). Reads the footer only."""
     redo = f"rerun the same {command} command to write it again"
+    if not all(isinstance(part.get(k), int) for k in ("bytes", "rows")):
+        raise InputError(f"dataset {where!r}: the manifest's part {t} records no size or "
+                         f"rows (whole numbers); {redo}")
     try:
         size = path.stat().st_size
         if size != part.get("bytes"):
@@ -503,17 +506,19 @@ def _row_columns(kind: Any) -> tuple[Column, ...] | None:
 
 
 def _check_rows(table: pa.Table, meta: dict[str, Any] | None, source: str) -> None:
-    """What a table read from a run must be before any analysis trusts it (``meta``: its
-    run's metadata, None for a Parquet file not written by a run, which gets the column
-    checks only): as many rows as the run wrote, in its order (a run of donnes: donne 0,
-    1, …), each column of its schema type and without missing values, and the columns
-    that index seats, teams, kinds and contracts within their values. A file rewritten by
+    """What a table read from a run must be before any analysis trusts it: as many rows
+    as the run wrote, in its order (a run of donnes: donne 0, 1, …), each column of its
+    schema type and without missing values (nor missing lists), and the columns that
+    index seats, teams, kinds and contracts within their values. A file rewritten by
     another program, rows duplicated or cut, would otherwise give wrong tables, or a
-    traceback deep in pandas."""
+    traceback deep in pandas. ``meta``: the run's metadata; None for a Parquet file not
+    written by a run (a run filtered and saved by pandas), read as it is."""
     import pyarrow.compute as pc  # here: a run to a file never reads its rows back
 
-    run = meta is not None
-    meta = meta or {}
+    if meta is None:
+        # A Parquet file saved by another program (a run filtered and saved by pandas,
+        # its kinds as categories): read as it is, as before these checks.
+        return
     n = meta.get("n")
     if isinstance(n, int) and table.num_rows != n:
         raise InputError(f"{source} holds {table.num_rows} rows; its run wrote {n}: the "
@@ -532,6 +537,9 @@ def _check_rows(table: pa.Table, meta: dict[str, Any] | None, source: str) -> No
                              f"{column.type}")
         values = table.column(name)
         if pa.types.is_list(typ):
+            if values.null_count:
+                raise InputError(f"{source}: column {name!r} has {values.null_count} "
+                                 "missing lists; a simcoinche run writes none")
             values = pc.list_flatten(values)
         if values.null_count:
             raise InputError(f"{source}: column {name!r} has {values.null_count} missing "
@@ -544,9 +552,7 @@ def _check_rows(table: pa.Table, meta: dict[str, Any] | None, source: str) -> No
                 raise InputError(f"{source}: column {name!r} holds "
                                  f"{lo if lo < low else hi}, outside {low}..{high}")
     order = "partie" if meta.get("kind") == "parties" else "donne"
-    if run and order in table.column_names:
-        # (A file filtered and saved by another program has no run metadata: its rows
-        # are whatever it kept.)
+    if order in table.column_names:
         start = 0
         for chunk in table.column(order).chunks:
             index = chunk.to_numpy()
