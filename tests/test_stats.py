@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -420,3 +421,28 @@ def test_flags_as_python_bools_and_nullable_seats_are_read():
 def test_a_passed_out_flag_that_is_text_is_refused_not_read_as_true():
     with pytest.raises(InputError, match=r"results column 'passed_out' is .*, not true/false"):
         played(_donnes(passed_out=["False"] * 3))
+
+
+@pytest.mark.parametrize("column, values, culprit", [
+    ("marks_t0", [90.0, np.nan, 100.0], "results column 'marks_t0' has 1 missing values"),
+    ("made", pd.array([True, None, True], dtype="boolean"),
+     "results column 'made' has 1 missing values"),
+])
+def test_a_missing_number_or_flag_is_refused_not_cast_to_garbage(column, values, culprit):
+    """A NaN in marks_t0 gave a mean of -1.9e16 marks; a missing 'made' a pandas
+    ValueError."""
+    with pytest.raises(InputError, match=re.escape(culprit)):
+        success_rates(_donnes(**{column: values}))
+
+
+@pytest.mark.parametrize("hand, culprit", [
+    (-1, "holds a value outside 0..2**32-1: not a hand"),
+    (2**40, "holds a value outside 0..2**32-1: not a hand"),
+    (0xFFFF, "holds a hand of 16 cards; a hand has 8"),
+])
+def test_a_hand_that_is_no_hand_is_refused(hand, culprit):
+    """hand_3 = -1 read as 32 cards and 152 points, a 16-card mask as a hand."""
+    df = _donnes(hand_0=[0xFF] * 3, hand_1=[0xFF << 8] * 3, hand_2=[0xFF << 16] * 3,
+                 hand_3=[0xFF << 24, hand, 0xFF << 24])
+    with pytest.raises(InputError, match=re.escape(f"results column 'hand_3' {culprit}")):
+        hand_features(df, "right")

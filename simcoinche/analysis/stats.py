@@ -134,7 +134,7 @@ def success_rates(
     keys = _keys(by)
     min_count = _check_min_count(min_count)
     z = _check_z(z)
-    require_columns(df, ["taker", "made", "marks_t0", "marks_t1", *keys])
+    require_columns(df, ["taker", "made", "marks_t0", "marks_t1"], keys)
     d = played(df)
     team = taker_team(d)
     mt, md = _per_team(d, "marks", team)
@@ -266,7 +266,7 @@ def bid_curve(
     lv = [int(x) for x in levels]
     cols = [f"{s}_t{t}" for s in ("card_points", "announce", "belote", "tricks")
             for t in (0, 1)]
-    require_columns(df, ["taker", *cols, *keys])
+    require_columns(df, ["taker", *cols], keys)
     d = played(df)
     frame = d[keys].copy()
     names = [f"_L{i}" for i in range(len(lv))]
@@ -335,7 +335,7 @@ def dd_success_rates(
     keys = _keys(by)
     min_count = _check_min_count(min_count)
     z = _check_z(z)
-    require_columns(df, ["taker", "made", *keys])
+    require_columns(df, ["taker", "made"], keys)
     d = played(df)
     if not {"dd_made", "dd_points_lost"} <= set(d.columns):
         from simcoinche.runs.dd_columns import dd_view
