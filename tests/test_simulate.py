@@ -628,3 +628,22 @@ def test_missing_values_in_a_run_are_refused_in_one_line(tmp_path):
         t, "donne", pa.array([None] * t.num_rows, pa.int64())))
     with pytest.raises(InputError, match="column 'donne' has 40 missing values"):
         read_results(path)
+
+
+def test_run_metadata_changed_in_the_footer_is_refused(tmp_path):
+    """Page checksums cover the data only: a byte of the footer's metadata could rename a
+    key ("dealer" read "deeler") and the report dropped its line, exit 0."""
+    path = tmp_path / "run.parquet"
+    simulate(30, seed=1, out=path, progress=False, threads=1)
+    table = pq.read_table(path)
+    md = dict(table.schema.metadata)
+    assert md[b"simcoinche.sha256"]
+    md[b"simcoinche"] = md[b"simcoinche"].replace(b'"dealer"', b'"deeler"')
+    edited = tmp_path / "edited.parquet"
+    pq.write_table(table.replace_schema_metadata(md), edited)
+    with pytest.raises(InputError, match="its simcoinche metadata do not match their "
+                                         "checksum: the file was changed since"):
+        read_results(edited)
+    del md[b"simcoinche.sha256"]        # a run written before the digest: read as before
+    pq.write_table(table.replace_schema_metadata(md), edited)
+    assert read_metadata(edited)["deeler"] is not None

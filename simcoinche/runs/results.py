@@ -15,6 +15,7 @@ one table (a :mod:`pyarrow.dataset`, reading only the requested columns), in don
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 METADATA_KEY = b"simcoinche"
+#: The SHA-256 of the metadata's JSON, beside it: Parquet's page checksums cover the data
+#: only, so a byte changed in the footer could rename a key without a word.
+METADATA_DIGEST_KEY = b"simcoinche.sha256"
 MANIFEST_NAME = "manifest.json"
 DATASET_FORMAT = "simcoinche-dataset/1"
 TRUMP_CATEGORIES = list(CONTRACT_KIND_NAMES)
@@ -118,7 +122,9 @@ def schema(record_play: bool, metadata: dict[str, Any] | None = None,
               and (c.dd_kind < 0 or c.dd_kind in dd_kinds)]
     md = None
     if metadata is not None:
-        md = {METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()}
+        text = json.dumps(metadata, sort_keys=True).encode()
+        md = {METADATA_KEY: text,
+              METADATA_DIGEST_KEY: hashlib.sha256(text).hexdigest().encode()}
     return pa.schema(fields, metadata=md)
 
 
@@ -293,6 +299,11 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     if not isinstance(meta, dict):
         raise InputError(f"{os.fspath(path)!r} has malformed simcoinche metadata (not a "
                          "JSON object)")
+    digest = md.get(METADATA_DIGEST_KEY)
+    if digest is not None and digest != hashlib.sha256(md[METADATA_KEY]).hexdigest().encode():
+        # (Files written before the digest have none: read as before.)
+        raise InputError(f"{os.fspath(path)!r}: its simcoinche metadata do not match their "
+                         "checksum: the file was changed since its run wrote it")
     return meta
 
 
