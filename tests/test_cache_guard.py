@@ -9,23 +9,13 @@ Each test runs fresh interpreters (the cache folder is chosen once per process).
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
+from kernel_module import REPO, child_env, write_kernel_module
+
 from simcoinche._kernels import cache_guard
-
-REPO = Path(__file__).resolve().parents[1]
-
-_KERNEL = '''
-from numba import njit
-
-
-@njit(cache=True)
-def plus_one(x):
-    return x + 1
-'''
 
 # Calls plus_one; prints its result and its cache hits and misses as JSON.
 _USER = '''
@@ -39,11 +29,8 @@ print(json.dumps([value, sum(stats.cache_hits.values()), sum(stats.cache_misses.
 
 
 def _run(code: str, tmp_path: Path, **env_vars: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("SIMCOINCHE_CACHE_DIR", "NUMBA_CACHE_DIR")}
-    env.update(env_vars)
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(REPO)])
-    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path,
+                          env=child_env(tmp_path, **env_vars),
                           capture_output=True, text=True, timeout=300)
 
 
@@ -80,7 +67,7 @@ def test_a_cache_folder_that_cannot_be_used_is_one_line_naming_the_variable(tmp_
 
 def test_numba_cache_dir_that_cannot_be_used_is_named_as_such(tmp_path):
     (tmp_path / "afile").write_text("")
-    (tmp_path / "kernel_mod.py").write_text(_KERNEL)
+    write_kernel_module(tmp_path)
     out = _run(_USER, tmp_path, NUMBA_CACHE_DIR=str(tmp_path / "afile" / "c"))
     assert out.returncode == 1
     assert ("KernelCacheError: cannot write compiled kernels to "
@@ -91,7 +78,7 @@ def test_numba_cache_dir_that_cannot_be_used_is_named_as_such(tmp_path):
 def test_a_damaged_cache_file_is_compiled_again_and_said_once(tmp_path):
     """A truncated index (a full disk, a copy cut short) failed every later run with a
     pickle traceback; now the kernel is compiled again, once, and the file rewritten."""
-    (tmp_path / "kernel_mod.py").write_text(_KERNEL)
+    write_kernel_module(tmp_path)
     cache = tmp_path / "cache"
     first = _run(_USER, tmp_path, NUMBA_CACHE_DIR=str(cache))
     assert first.returncode == 0, first.stderr
@@ -109,7 +96,7 @@ def test_a_damaged_cache_file_is_compiled_again_and_said_once(tmp_path):
 
 
 def test_a_damaged_machine_code_file_is_compiled_again(tmp_path):
-    (tmp_path / "kernel_mod.py").write_text(_KERNEL)
+    write_kernel_module(tmp_path)
     cache = tmp_path / "cache"
     assert _run(_USER, tmp_path, NUMBA_CACHE_DIR=str(cache)).returncode == 0
     (data,) = cache.rglob("kernel_mod.plus_one-*.nbc")

@@ -10,25 +10,15 @@ load what it cached.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from kernel_module import child_env, write_kernel_module
+
 import simcoinche._kernels  # noqa: F401  (installs the lock)
 from simcoinche._kernels import compile_lock
-
-REPO = Path(__file__).resolve().parents[1]
-
-_KERNEL = '''
-from numba import njit
-
-
-@njit(cache=True)
-def plus_one(x):
-    return x + 1
-'''
 
 # Takes the lock the argument names (``compile`` for plus_one's int64 signature,
 # ``save`` for its cache index), says so, and keeps it until a line comes on stdin.
@@ -62,9 +52,7 @@ print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values(
 
 
 def _start(code: str, arg: str, tmp_path: Path) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if k != "SIMCOINCHE_CACHE_DIR"}
-    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(REPO)])
+    env = child_env(tmp_path, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     return subprocess.Popen([sys.executable, "-c", code, arg], cwd=tmp_path, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -73,7 +61,7 @@ def _start(code: str, arg: str, tmp_path: Path) -> subprocess.Popen:
 def _wait_held_then_release(lock: str, users: list[str], tmp_path: Path) -> list[list[int]]:
     """Hold ``lock``, start one user per entry of ``users`` (its argument), check that
     each waits while the lock is held, release it; each user's [cache hits, misses]."""
-    (tmp_path / "kernel_mod.py").write_text(_KERNEL)
+    write_kernel_module(tmp_path)
     holder = _start(_HOLDER, lock, tmp_path)
     procs: list[subprocess.Popen] = []
     try:
