@@ -27,11 +27,11 @@ from simcoinche._kernels.dd_scratch import (
 )
 from simcoinche._kernels.layout import P_LAST_TRICK_BONUS
 from simcoinche._kernels.play import legal_mask
-from simcoinche._kernels.players import I_KIND, I_PLAYED, PARAM_LEN
+from simcoinche._kernels.players import I_KIND, PARAM_LEN
 from simcoinche.rules.profiles import FEDERAL
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-from benchmarks.pimc_cards import SEED, _stream, position
+from benchmarks.pimc_cards import SEED, _stream, decisions, position
 
 BIG = 1000
 L0 = int(os.environ.get("L0", "8"))
@@ -370,26 +370,20 @@ def main(n=300, modes=(4, 6)):
         card(Ts[m], hand, legal, trick, k, info, params, 0, prof, _stream(0), m,
              np.zeros(5, np.int64))
     done = 0
-    while done < n:
-        hand, trick, k, info = position(r)
-        kind = int(info[I_KIND])
-        legal = np.uint32(legal_mask(hand, trick, k, kind, prof))
-        on_table = sum(1 << int(c) for c in trick[:k])
-        if legal & (legal - np.uint32(1)) == 0 or P.one_class(
-                legal, (0xFFFFFFFF & ~int(info[I_PLAYED])) | on_table, kind, prof):
-            continue
-        seed = r.randrange(1, 1 << 20)
-        st0 = _stream(seed)
+    for hand, legal, trick, k, info, start in decisions(r):
+        st0 = start.copy()
         t0 = time.perf_counter()
         a = P.pimc_card(Tref, hand, legal, trick, k, info, params, 0, prof, st0)
         tref += time.perf_counter() - t0
         for m in modes:
-            st = _stream(seed)
+            st = start.copy()
             t0 = time.perf_counter()
             b = card(Ts[m], hand, legal, trick, k, info, params, 0, prof, st, m, acc[m])
             tm[m] += time.perf_counter() - t0
             same[m] += int(a == b and (st == st0).all())
         done += 1
+        if done == n:
+            break
     print(f"ref(main pimc_card) {tref/n:.4f} s/card")
     for m in modes:
         print(f"mode {m}: {tm[m]/n:.4f} s/card ({tm[m]/tref:.3f}x main) same {same[m]}/{n}"
