@@ -155,7 +155,10 @@ def _with(table, name, values):
      "replaced since the run"),
     ("coinche-9.parquet",
      lambda t: _with(t, "coinche", pa.array([9] * t.num_rows, pa.int8())),
-     "column 'coinche' holds 9, outside 0..4"),
+     "column 'coinche' holds 9, not one of 0, 1, 2, 4"),
+    ("coinche-3.parquet",
+     lambda t: _with(t, "coinche", pa.array([3] * t.num_rows, pa.int8())),
+     "column 'coinche' holds 3, not one of 0, 1, 2, 4"),
 ])
 def test_a_results_file_rewritten_by_another_program_is_refused_before_any_table(
         tmp_path, name, change, culprit):

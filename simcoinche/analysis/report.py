@@ -149,9 +149,10 @@ def _check_out_dir(out_dir: str | os.PathLike[str], overwrite: bool) -> Path:
     the report is complete): not a file, empty unless ``overwrite``. Whether it can be
     written is :func:`_staged`'s first step."""
     p = output_path(out_dir, "output directory", opened_by_pyarrow=False)
+    overwrite = check_flag(overwrite, "overwrite")
     if p.exists() and not p.is_dir():
         raise InputError(f"output {str(p)!r} is a file, not a directory")
-    if p.is_dir() and any(p.iterdir()) and not check_flag(overwrite, "overwrite"):
+    if p.is_dir() and any(p.iterdir()) and not overwrite:
         raise InputError(f"output directory {str(p)!r} is not empty; use --overwrite")
     return p
 

@@ -127,10 +127,8 @@ def check_numba_environment() -> None:
                          f"(it is {jit!r})")
 
 
-def _as_int(text: str | None) -> int | None:
+def _as_int(text: str) -> int | None:
     """``int(text)`` as numba reads its integer settings, None where that fails."""
-    if text is None:
-        return None
     try:
         return int(text)
     except ValueError:

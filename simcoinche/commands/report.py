@@ -33,12 +33,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the report and print where it went."""
     from simcoinche.analysis.report import write_report
+    from simcoinche.runs.arguments import counted
 
     rep = write_report(args.results, args.out, overwrite=args.overwrite,
                        min_count=args.min_count)
-    tables = f"{len(rep.tables)} table" + ("" if len(rep.tables) == 1 else "s")
-    plots = f"{len(rep.plots)} plot" + ("" if len(rep.plots) == 1 else "s")
-    sys.stdout.write(f"wrote {rep.markdown} ({tables}, {plots})\n")
+    sys.stdout.write(f"wrote {rep.markdown} ({counted(len(rep.tables), 'table')}, "
+                     f"{counted(len(rep.plots), 'plot')})\n")
     for note in rep.notes:
         sys.stdout.write(f"note: {note}\n")
     return 0

@@ -72,6 +72,20 @@ def check_flag(value: Any, what: str) -> bool:
     return bool(value)
 
 
+def check_overwrite(overwrite: Any, out: Any, name: str = "out") -> bool:
+    """``overwrite`` as a flag (:func:`check_flag`); True without an output (``out`` None,
+    the rows returned in memory) is refused: it would replace nothing, and most likely an
+    output was forgotten. ``name`` is how the caller's users give the output."""
+    if check_flag(overwrite, "overwrite") and out is None:
+        raise InputError(f"overwrite is for an output file ({name})")
+    return bool(overwrite)
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1 (``"1 part"``, ``"1,000 parts"``)."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def check_optional_flag(value: Any, what: str) -> bool | None:
     """As :func:`check_flag`, None also allowed (an automatic choice)."""
     return None if value is None else check_flag(value, what)

@@ -59,13 +59,12 @@ from simcoinche._kernels import kernel_source_digest
 from simcoinche._kernels.rng import seed_key
 from simcoinche.rules.errors import IllegalDecisionError, InputError, RunError
 from simcoinche.rules.profiles import Profile
-from simcoinche.runs.arguments import check_flag, check_optional_flag, output_path
+from simcoinche.runs.arguments import check_flag, check_optional_flag, counted, output_path
 from simcoinche.runs.blocks import usable_cores
 from simcoinche.runs.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest
 from simcoinche.runs.simulation import (
     RunSummary,
     _plan,
-    counted,
     positive_int,
     writer_options,
 )

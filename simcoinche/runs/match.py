@@ -18,7 +18,7 @@ from simcoinche.players.peers import is_peer, parse_peer_spec
 from simcoinche.players.registry import parse_player_spec, spec_name
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
-from simcoinche.runs.arguments import check_flag
+from simcoinche.runs.arguments import check_flag, check_overwrite
 from simcoinche.runs.duplicate import DD_CHUNK, DEFAULT_CHUNK, MatchResult, _MatchPlan
 from simcoinche.runs.partie import DEFAULT_CHUNK as PARTIES_CHUNK
 from simcoinche.runs.partie import _check_max_donnes
@@ -101,8 +101,7 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
             parse_peer_spec(spec)
     dd = check_flag(dd, "dd")
     rows = check_flag(rows, "rows")
-    if check_flag(overwrite, "overwrite") and out is None:
-        raise InputError("overwrite is for an output file (--out)")
+    check_overwrite(overwrite, out, "--out")
     if parties is not None:
         return _partie_match(a, b, parties, seed, profile, max_donnes, threads, dd, out,
                              overwrite, chunk_size, progress, rows)

@@ -55,7 +55,7 @@ from simcoinche._kernels.partie_layout import (
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
-from simcoinche.runs.arguments import check_flag
+from simcoinche.runs.arguments import check_overwrite, counted
 from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.results import (
     PARTIE_COLUMNS,
@@ -69,7 +69,6 @@ from simcoinche.runs.simulation import (
     _run,
     _run_plan,
     _RunPlan,
-    counted,
     positive_int,
     team_players,
 )
@@ -382,8 +381,7 @@ def parties(n: int, seed: int = 0, profile: str | Profile | None = "federal",
                         t0=t0)
     _refuse_dask_options(scheduler=scheduler, client=client, task_size=task_size,
                          timeout=timeout, cluster_shape=cluster_shape)
-    if check_flag(overwrite, "overwrite") and out is None:
-        raise InputError("overwrite is for an output file (out)")
+    check_overwrite(overwrite, out)
     plan = _plan(n, seed, profile, players, threads, chunk_size, max_donnes, params)
     path = None if out is None else _check_out(out, overwrite, default=False)
     return _run(plan, path, progress)

@@ -503,7 +503,10 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
 #: lists' elements): a value outside would put rows on the wrong team or in a wrong
 #: table without a word.
 _VALUE_RANGES = {"dealer": (0, 3), "taker": (-1, 3), "winner": (-1, 1), "trump": (-1, 5),
-                 "coinche": (0, 4), "tricks_t0": (0, 8), "tricks_t1": (0, 8)}
+                 "tricks_t0": (0, 8), "tricks_t1": (0, 8)}
+#: Columns whose values are a few, not a range: the contract's multiplier (RULES.md: 1,
+#: coinched 2, surcoinched 4; 0 on a passed-out donne).
+_VALUE_SETS = {"coinche": (0, 1, 2, 4)}
 
 
 def _row_columns(kind: Any) -> tuple[Column, ...] | None:
@@ -555,6 +558,12 @@ def _check_rows(table: pa.Table, meta: dict[str, Any] | None, source: str) -> No
         if values.null_count:
             raise InputError(f"{source}: column {name!r} has {values.null_count} missing "
                              "values; a simcoinche run writes none")
+        if name in _VALUE_SETS and len(values):
+            allowed = pa.array(_VALUE_SETS[name], values.type)
+            other = pc.filter(values, pc.invert(pc.is_in(values, value_set=allowed)))
+            if len(other):
+                raise InputError(f"{source}: column {name!r} holds {other[0].as_py()}, not "
+                                 f"one of {', '.join(map(str, _VALUE_SETS[name]))}")
         if name in _VALUE_RANGES and len(values):
             low, high = _VALUE_RANGES[name]
             bounds = pc.min_max(values)

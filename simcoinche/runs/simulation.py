@@ -57,8 +57,10 @@ from simcoinche.runs.arguments import (
     check_fits_in_memory,
     check_flag,
     check_optional_flag,
+    check_overwrite,
     check_seed,
     check_threads,
+    counted,
     output_path,
     positive_int,
 )
@@ -100,11 +102,6 @@ class RunInfo:
     def threads_text(self) -> str:
         """``"1 thread"``, ``"2 threads"``: the summaries' wording."""
         return counted(self.threads, "thread")
-
-
-def counted(n: int, noun: str) -> str:
-    """``n`` and ``noun``, plural unless ``n`` is 1 (``"1 part"``, ``"1,000 parts"``)."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 @dataclass
@@ -626,8 +623,7 @@ def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
         For any bad argument, an existing output without ``overwrite`` or an unwritable
         path; nothing is written then.
     """
-    if check_flag(overwrite, "overwrite") and out is None:
-        raise InputError("overwrite is for an output file (out)")
+    check_overwrite(overwrite, out)
     plan = _plan(n, seed, profile, players, threads, chunk_size, dealer, record_play, params,
                  dd)
     path = None
