@@ -292,18 +292,23 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
                          f"{str(exc).splitlines()[0]}") from None
     if METADATA_KEY not in md:
         raise InputError(f"{os.fspath(path)!r} has no simcoinche metadata")
+    return _metadata_from(md, repr(os.fspath(path)))
+
+
+def _metadata_from(md: dict[bytes, bytes], where: str) -> dict[str, Any]:
+    """The run metadata of a Parquet schema's key-value metadata ``md`` (which holds
+    :data:`METADATA_KEY`): a JSON object, matching its digest where it has one (files
+    written before the digest have none). InputError naming ``where`` otherwise."""
     try:
         meta = json.loads(md[METADATA_KEY])
     except (UnicodeDecodeError, ValueError, RecursionError):
         meta = None
     if not isinstance(meta, dict):
-        raise InputError(f"{os.fspath(path)!r} has malformed simcoinche metadata (not a "
-                         "JSON object)")
+        raise InputError(f"{where} has malformed simcoinche metadata (not a JSON object)")
     digest = md.get(METADATA_DIGEST_KEY)
     if digest is not None and digest != hashlib.sha256(md[METADATA_KEY]).hexdigest().encode():
-        # (Files written before the digest have none: read as before.)
-        raise InputError(f"{os.fspath(path)!r}: its simcoinche metadata do not match their "
-                         "checksum: the file was changed since its run wrote it")
+        raise InputError(f"{where}: its simcoinche metadata do not match their checksum: "
+                         "the file was changed since its run wrote it")
     return meta
 
 
@@ -406,11 +411,9 @@ def _check_part(where: str, t: int, path: Path, part: dict[str, Any],
     if footer.num_rows != part.get("rows"):
         raise InputError(f"dataset {where!r}: part {t} ({path.name}) holds "
                          f"{footer.num_rows} rows, the run wrote {part.get('rows')}; {redo}")
-    raw = (footer.metadata or {}).get(METADATA_KEY)
-    try:
-        own = json.loads(raw) if raw is not None else None
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        own = None
+    md = footer.metadata or {}
+    own = (_metadata_from(md, f"dataset {where!r}: part {t} ({path.name})")
+           if METADATA_KEY in md else None)
     if own != metadata:
         raise InputError(f"dataset {where!r}: part {t} ({path.name}) was not written by "
                          f"this run (its metadata differ from the manifest's); {redo}")
@@ -595,19 +598,6 @@ def _run_metadata(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     return read_metadata(path)
 
 
-def _run_kind(sch: pa.Schema) -> str | None:
-    """``"donnes"``, another row kind (``"parties"``) or None (not a simcoinche run) from a
-    results file's schema metadata."""
-    try:
-        meta = json.loads((sch.metadata or {})[METADATA_KEY])
-    except (KeyError, UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    if not isinstance(meta, dict):
-        return None
-    kind = meta.get("kind")
-    return "donnes" if kind is None else str(kind)
-
-
 def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                ) -> pa.Table:
     """:func:`read_results` as an Arrow table (no pandas conversion, nothing tidied):
@@ -622,7 +612,7 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
         if columns is not None:
             first = pq.read_schema(files[0])
             available = set(first.names)
-            donnes = _run_kind(first) == "donnes"
+            donnes = meta is not None and meta.get("kind") is None
             for name in columns:
                 if name in available:
                     continue
