@@ -176,11 +176,12 @@ def dd_outcomes(hands, dealer, taker, kind, c0, levels, prof, n_threads, points,
             capot_pts[1 - t] = 0
             capot_tricks[t] = 8
             capot_tricks[1 - t] = 0
-            # The bidder alone cannot force every trick where his team cannot: a capot is
-            # the most a team can take and its DD line is not its sweep. Elsewhere the
-            # générale is asked of him, once, when a level needs it.
-            capot_t = capot1 if t == 1 else capot0
-            bidder_sweeps = 0 if (constant_sum and not capot_t) else -1
+            # The bidder alone cannot force every trick where his team's DD value is below
+            # a capot's 252 (RULES.md: "252 to a team that wins every trick", so a team
+            # that can sweep has at least that). Elsewhere the générale is asked of him,
+            # once, when a level needs it.
+            v_t = v1 if t == 1 else v0
+            bidder_sweeps = 0 if v_t < DD_CAPOT else -1
             for i in range(m):
                 lv = levels[i, j]
                 if lv < 0:
