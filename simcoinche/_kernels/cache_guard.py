@@ -12,8 +12,10 @@ Numba, left to itself, treats both silently or with a traceback:
 
 Here a kernel whose cache folder cannot be used is refused at its first compile (or
 load) with :class:`KernelCacheError`, whose one-line message names the folder, the
-reason and the variable to set; and a damaged file is treated as missing (the kernel is
-compiled again and the file rewritten), with one line on stderr naming it.
+reason and the variable to set; and a file that cannot be read back (truncated, or not
+unpickling) is treated as missing (the kernel is compiled again and the file rewritten),
+with one line on stderr naming it. (A machine-code file that unpickles but whose code is
+damaged is beyond these wrappers: numba's rebuild of it is not guarded.)
 """
 
 from __future__ import annotations

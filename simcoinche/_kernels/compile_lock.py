@@ -42,7 +42,8 @@ Rules that keep it free of deadlocks:
 A signature already compiled or loaded in the process (numba's own fast path) takes no
 lock. Functions without a disk cache (numba's own overloads, ``cache=False``) are left
 as numba compiles them. On a system without ``fcntl`` (Windows), when the lock file
-cannot be created (a read-only cache) or its file system refuses locks, the compile goes
+cannot be created (a lock folder that cannot be written: an unusable cache folder is
+refused earlier, by :mod:`.cache_guard`) or its file system refuses locks, the compile goes
 on without the lock, as numba alone would.
 
 Written for numba 0.68's ``Dispatcher.compile(self, sig)`` and
