@@ -366,6 +366,8 @@ def main(n=300, modes=(4, 6)):
     same = {m: 0 for m in modes}
     hand, trick, k, info = position(r)
     legal = np.uint32(legal_mask(hand, trick, k, int(info[I_KIND]), prof))
+    # Compile (or load) the reference and every mode before timing.
+    P.pimc_card(Tref, hand, legal, trick, k, info, params, 0, prof, _stream(0))
     for m in modes:
         card(Ts[m], hand, legal, trick, k, info, params, 0, prof, _stream(0), m,
              np.zeros(5, np.int64))
