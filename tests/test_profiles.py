@@ -19,6 +19,7 @@ from simcoinche.rules.profiles import (
     CLASSIC,
     DEFAULT_PROFILE,
     FEDERAL,
+    MAX_MARK,
     PROFILES,
     STEPHANOISE,
     STRICT,
@@ -182,3 +183,65 @@ def test_every_shipped_profile_passes_its_own_checks():
 
     for profile in PROFILES.values():
         assert dataclasses.replace(profile) == profile
+
+
+def test_a_profile_whose_fields_add_up_beyond_the_marks_column_is_refused():
+    """Each field within 0..1000 can still add up to marks beyond the int16 columns: a
+    surcoinched sans-atout at x4 with 1000-point fields. Refused as it is built, with the
+    bound in the message, not written as a mark wrapped round to a negative number."""
+    import dataclasses
+
+    with pytest.raises(InputError, match=r"allow a mark of up to [\d,]+, more than the "
+                       r"32,767") as exc:
+        dataclasses.replace(STEPHANOISE, sa_multiplier=4, capot_value=999,
+                            generale_value=1000, capot_card_points=1000,
+                            carre_points=(1000,) * 8)
+    assert "\n" not in str(exc.value) and "profile 'stephanoise'" in str(exc.value)
+
+
+def _extremes(profile: Profile):
+    """Score every contract of ``profile`` on the most each team could count (all card
+    points, every announcement of a team, the belote), in every combination."""
+    from simcoinche._kernels.scoring import S_MARK0, SCORE_LEN, score_donne
+
+    cards = max(sum(profile.trump_points) + 3 * sum(profile.plain_points),
+                4 * sum(profile.sa_points), 4 * sum(profile.ta_points))
+    counted = max(cards + profile.last_trick_bonus, profile.capot_card_points)
+    # A team's announcements: four of each seat's two carrés and two suites.
+    team_ann = 4 * (max(profile.carre_points + profile.carre_points_sa)
+                    + max(profile.suite_points))
+    out = np.zeros(SCORE_LEN, dtype=np.int32)
+    coinches = (1, 2, 4) if profile.allow_surcoinche else (1, 2)
+    marks = []
+    for t in (0, 1):
+        for level in range(profile.n_levels):
+            for kind in profile.contract_kinds:
+                for m in coinches:
+                    for pts in ((counted, 0), (0, counted), (cards // 2, cards // 2)):
+                        for tricks in ((8, 0), (0, 8), (4, 4)):
+                            for ann in ((team_ann, team_ann), (team_ann, 0), (0, team_ann)):
+                                for bel in ((profile.belote_points, 0),
+                                            (0, profile.belote_points)):
+                                    score_donne(t, level, kind, m, np.array(pts, np.int32),
+                                                np.array(tricks, np.int32),
+                                                np.array(ann, np.int32),
+                                                np.array(bel, np.int32), profile.packed,
+                                                out, 8)
+                                    marks += [out[S_MARK0], out[S_MARK0 + 1]]
+    return np.array(marks)
+
+
+@pytest.mark.parametrize("profile", [*ALL, "near the limit"], ids=str)
+def test_max_mark_bounds_every_mark_the_scoring_can_give(profile):
+    """Profile.max_mark, the bound the check above uses, is a true bound: every scoring
+    rule scored on the largest inputs each field allows stays within it, for the shipped
+    profiles and a hand-built one close to the marks column's limit."""
+    import dataclasses
+
+    if profile == "near the limit":
+        profile = dataclasses.replace(STEPHANOISE, name="near", sa_multiplier=4,
+                                      capot_value=600, failed_base=600,
+                                      capot_card_points=600, carre_points=(300,) * 8)
+        assert MAX_MARK / 2 < profile.max_mark <= MAX_MARK
+    marks = _extremes(profile)
+    assert 0 <= marks.min() and marks.max() <= profile.max_mark <= MAX_MARK

@@ -402,6 +402,29 @@ def test_interrupted_run_leaves_no_file(tmp_path, monkeypatch):
     assert not (tmp_path / "r.parquet.partial").exists()
 
 
+def test_a_value_beyond_its_column_type_fails_the_run_naming_the_column(tmp_path,
+                                                                        monkeypatch):
+    """Marks are int16 in the results: a mark the kernel computed beyond 32,767 (which
+    Profile's bound rules out for every profile it accepts) fails the run naming the
+    column, with no file left, instead of being written wrapped round to a negative."""
+    from simcoinche._kernels.donne import O_MARKS
+    from simcoinche.rules.errors import RunError
+
+    S = importlib.import_module("simcoinche.runs.simulation")
+    real = S.chunk_table
+
+    def too_large(start, out, *a, **k):
+        out[O_MARKS, 3] = 40_000
+        return real(start, out, *a, **k)
+
+    monkeypatch.setattr(S, "chunk_table", too_large)
+    path = tmp_path / "r.parquet"
+    with pytest.raises(RunError, match=r"column 'marks_t0' got 40000, beyond what its "
+                       r"int16 holds \(-32768\.\.32767\)"):
+        simulate(100, seed=1, out=path, progress=False)
+    assert not list(tmp_path.iterdir())
+
+
 def test_api_errors_name_the_culprit(tmp_path):
     with pytest.raises(InputError, match="seed must be an integer"):
         simulate(10, seed=-1)

@@ -22,10 +22,12 @@ _FEDERAL_CARRES = (0, 0, 150, 100, 200, 100, 100, 100)
 _FEDERAL_SUITES = (0, 0, 0, 20, 50, 100, 100, 100, 100)
 
 
-# The largest value of a point field of a profile (card points, bonuses, bid values): a
-# donne's marks, at most (générale + its card points + announcements) x 4 (surcoinche)
-# x the sans-atout multiplier, stay within the int16 columns.
+# The largest value of a single point field of a profile (card points, bonuses, bid
+# values). Fields within it can still add up to marks beyond the int16 columns: a profile
+# is also refused when its largest possible mark (Profile.max_mark) passes MAX_MARK.
 _MAX_POINTS = 1000
+#: The largest mark a donne may score (marks are int16 in the results' columns).
+MAX_MARK = 32_767
 #: The largest partie target (totals are int16 in the parties' columns).
 MAX_TARGET = 10_000
 
@@ -156,6 +158,37 @@ class Profile:
         if not whole(self.annul_max_points) or not -1 <= self.annul_max_points \
                 <= _MAX_POINTS:
             raise bad("annul_max_points", f"-1 (off) or a whole number in 0..{_MAX_POINTS}")
+        if self.max_mark > MAX_MARK:
+            raise InputError(f"profile {self.name!r}: its point fields allow a mark of up "
+                             f"to {self.max_mark:,}, more than the {MAX_MARK:,} a donne's "
+                             f"marks column holds; lower the bid, card or announcement "
+                             f"points")
+
+    @property
+    def max_mark(self) -> int:
+        """A bound on any one team's mark of a donne under this profile (every scoring
+        rule of :func:`simcoinche._kernels.scoring.score_donne`).
+
+        Every mark is at most the multiplier (4 surcoinched, else 2) times the sum of: the
+        largest base (capot value, failed base, capot's card points), the most card points
+        a team can count (all the cards of a kind plus the last trick, a capot's or a
+        générale's), both teams' announcements (two carrés and two suites per seat at
+        most, so eight of each), the belote, and the largest contract value times the
+        sans-atout multiplier; plus 10 for rounding up.
+        """
+        def kind_cards(trump: tuple[int, ...], plain: tuple[int, ...]) -> int:
+            return sum(trump) + 3 * sum(plain)
+        cards = max(kind_cards(self.trump_points, self.plain_points),
+                    4 * sum(self.sa_points), 4 * sum(self.ta_points))
+        counted = max(cards + self.last_trick_bonus, self.capot_card_points,
+                      self.generale_card_points)
+        base = max(self.capot_value, self.failed_base, self.capot_card_points)
+        announced = 0 if self.announcements == 0 else 8 * (
+            max(self.carre_points + self.carre_points_sa) + max(self.suite_points))
+        contract = max(self.bid_values[-1], self.capot_value, self.generale_value)
+        multiplier = 4 if self.allow_surcoinche else 2
+        return multiplier * (base + counted + announced + self.belote_points
+                             + contract * self.sa_multiplier) + 10
 
     @property
     def contract_kinds(self) -> tuple[int, ...]:

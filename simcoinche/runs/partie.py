@@ -258,10 +258,11 @@ class _PartieBuffers:
             if col.name == "partie":
                 arrays.append(arrow_array(np.arange(start, start + k, dtype=np.int64)))
             elif pa.types.is_list(col.type):
-                values = arrow_array(_as_numpy(d[col.source], col.type.value_type))
+                values = arrow_array(_as_numpy(d[col.source], col.type.value_type, col.name))
                 arrays.append(pa.ListArray.from_arrays(offsets_arr, values))
             else:
-                arrays.append(arrow_array(_as_numpy(self.pout[col.source, :k], col.type)))
+                arrays.append(arrow_array(_as_numpy(self.pout[col.source, :k], col.type,
+                                                      col.name)))
         return pa.Table.from_arrays(arrays, schema=sch)
 
 

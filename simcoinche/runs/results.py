@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 from simcoinche._kernels import donne as D
 from simcoinche._kernels import partie_layout as P
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
-from simcoinche.rules.errors import InputError
+from simcoinche.rules.errors import InputError, RunError
 from simcoinche.runs.arguments import check_flag, check_utf8_path
 
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ def chunk_table(start: int, out: np.ndarray, auc: np.ndarray | None,
             arrays.append(pa.FixedSizeBinaryArray.from_buffers(
                 pa.binary(32), n, [None, pa.py_buffer(data)]))
         else:
-            arrays.append(arrow_array(_as_numpy(out[col.source], col.type)))
+            arrays.append(arrow_array(_as_numpy(out[col.source], col.type, col.name)))
     return pa.Table.from_arrays(arrays, schema=sch)
 
 
@@ -190,13 +190,25 @@ def arrow_array(values: np.ndarray) -> pa.Array:
                                  [None, pa.py_buffer(values)])
 
 
-def _as_numpy(values: np.ndarray, typ: pa.DataType) -> np.ndarray:
-    """Cast one int32 kernel column to the numpy dtype of its Arrow type."""
+def _as_numpy(values: np.ndarray, typ: pa.DataType, name: str) -> np.ndarray:
+    """Cast one int32 kernel column ``name`` to the numpy dtype of its Arrow type.
+
+    A value that the narrower type cannot hold (an int16 mark beyond 32,767) is a
+    :class:`RunError` naming the column, never a number wrapped round silently.
+    """
     if typ == pa.uint32():
         return values.view(np.uint32)
     if typ == pa.bool_():
         return values != 0
-    return values.astype(typ.to_pandas_dtype())
+    dtype = np.dtype(typ.to_pandas_dtype())
+    if dtype.itemsize < values.dtype.itemsize and values.size:
+        lo, hi = int(values.min()), int(values.max())
+        limits = np.iinfo(dtype)
+        if lo < limits.min or hi > limits.max:
+            bad = lo if lo < limits.min else hi
+            raise RunError(f"column {name!r} got {bad}, beyond what its {dtype} holds "
+                           f"({limits.min}..{limits.max}); nothing was written")
+    return values.astype(dtype)
 
 
 _COLUMN_BY_NAME = {c.name: c for c in COLUMNS}
