@@ -6,9 +6,9 @@ announcements, belote and scoring come from :mod:`.play`, :mod:`.announce`,
 (:mod:`.players`, :mod:`.heuristic`) for their decisions and keeps the public
 information they may see up to date.
 
-Output row layout: ``out`` is ``int32[N_OUT, n_rows]`` (column-major, one column per
-schema field, offsets ``O_*``); hands are stored as their ``uint32`` bit pattern.
-With recording on, ``auc`` (``uint8[n_rows, MAX_ACTIONS]``) and ``auc_len``
+Output row layout (:mod:`.donne_layout`): ``out`` is ``int32[N_OUT, n_rows]``
+(column-major, one column per schema field, offsets ``O_*``); hands are stored as their
+``uint32`` bit pattern. With recording on, ``auc`` (``uint8[n_rows, MAX_ACTIONS]``) and ``auc_len``
 (``int16[n_rows]``) receive the auction codes, ``play`` (``uint8[n_rows, 32]``) the 32
 cards in play order (255 everywhere for a passed-out donne). ``faults`` (``int32[n_rows]``,
 always) receives the donne's replaced decisions (the ``F_*`` word of :mod:`.layout`: 0
@@ -50,6 +50,27 @@ from simcoinche._kernels.auction import (
     auction_start,
 )
 from simcoinche._kernels.deal import deal_hands
+from simcoinche._kernels.donne_layout import (
+    MAX_ACTIONS,
+    N_OUT,  # noqa: F401  (re-exported: callers size the kernel's output with donne.N_OUT)
+    NO_CARD,
+    O_ANNOUNCE,
+    O_BELOTE,
+    O_CAPOT,
+    O_CARD_POINTS,
+    O_COINCHE,
+    O_DEALER,
+    O_HAND,
+    O_LEVEL,
+    O_MADE,
+    O_MARKS,
+    O_N_BIDS,
+    O_PASSED,
+    O_TAKER,
+    O_TRICKS,
+    O_TRUMP,
+    O_VALUE,
+)
 from simcoinche._kernels.heuristic import heuristic_card
 from simcoinche._kernels.kinds import NO_KINDS, Kinds, club_call, random_call
 from simcoinche._kernels.layout import (
@@ -100,28 +121,6 @@ from simcoinche._kernels.scoring import (
     score_donne,
 )
 from simcoinche._kernels.thinking import think_bid, think_card
-
-# --- output columns (int32[N_OUT, n]) --------------------------------------------------
-O_DEALER = 0
-O_HAND = 1          # 4 columns: hand_0..hand_3 (uint32 bit pattern)
-O_PASSED = 5
-O_TAKER = 6
-O_LEVEL = 7
-O_VALUE = 8
-O_TRUMP = 9
-O_CAPOT = 10
-O_COINCHE = 11
-O_N_BIDS = 12
-O_TRICKS = 13       # 2 columns
-O_CARD_POINTS = 15  # 2 columns
-O_ANNOUNCE = 17     # 2 columns
-O_BELOTE = 19       # 2 columns
-O_MADE = 21
-O_MARKS = 22        # 2 columns
-N_OUT = 24
-
-MAX_ACTIONS = 128
-NO_CARD = 255
 
 
 class Players(NamedTuple):

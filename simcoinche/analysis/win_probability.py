@@ -18,8 +18,8 @@ import pandas as pd
 from simcoinche.analysis.intervals import wilson_interval
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import MAX_TARGET, get_profile
-from simcoinche.runs.partie import KIND, PER_DONNE
-from simcoinche.runs.results import read_metadata, read_table
+from simcoinche.runs.results import PARTIES_KIND as KIND
+from simcoinche.runs.results import PER_DONNE, read_metadata, read_table
 
 #: Width in points of a score bin of the table.
 DEFAULT_BIN_WIDTH = 100

@@ -59,6 +59,7 @@ from simcoinche.runs.arguments import check_overwrite, counted
 from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.results import (
     PARTIE_COLUMNS,
+    PARTIES_KIND,
     _as_numpy,
     arrow_array,
     schema,
@@ -83,10 +84,7 @@ MAX_MAX_DONNES = 30_000          # n_donnes is stored as int16
 # lasts 12 donnes on average, 17 at most in 20,000); a block that needs more is played
 # again with four times the room.
 ROWS_PER_PARTIE = 24
-KIND = "parties"
-
-
-PER_DONNE = tuple(c.name for c in PARTIE_COLUMNS if pa.types.is_list(c.type))
+KIND = PARTIES_KIND
 
 
 def parties_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:

@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcoinche._kernels import donne as D
+from simcoinche._kernels import donne_layout as D
 from simcoinche._kernels import partie_layout as P
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError, RunError
@@ -243,6 +243,11 @@ PARTIE_COLUMNS: tuple[Column, ...] = (
     _c("marks_t1", pa.list_(pa.int16()), D.O_MARKS + 1, "per donne: marks of team 1"),
 )
 
+#: The ``kind`` of a parties run's metadata (a run of donnes has none).
+PARTIES_KIND = "parties"
+#: A parties run's per-donne list columns.
+PER_DONNE = tuple(c.name for c in PARTIE_COLUMNS if pa.types.is_list(c.type))
+
 
 def schema_markdown() -> str:
     """The schema as a Markdown table (for the README)."""
@@ -378,7 +383,7 @@ def dataset_files(directory: str | os.PathLike[str]) -> list[Path]:
     parts = manifest["parts"]
     n_tasks = len(manifest["tasks"])
     done = sum(1 for t in range(n_tasks) if str(t) in parts)
-    command = "parties" if manifest["metadata"].get("kind") == "parties" else "simulate"
+    command = "parties" if manifest["metadata"].get("kind") == PARTIES_KIND else "simulate"
     if done < n_tasks:
         raise InputError(f"dataset {os.fspath(directory)!r} is incomplete ({done} of "
                          f"{n_tasks} parts); rerun the same {command} command to finish it")
@@ -529,7 +534,7 @@ def _row_columns(kind: Any) -> tuple[Column, ...] | None:
     reader)."""
     if kind is None:
         return COLUMNS
-    if kind == "parties":
+    if kind == PARTIES_KIND:
         return PARTIE_COLUMNS
     return None
 
@@ -586,7 +591,7 @@ def _check_rows(table: pa.Table, meta: dict[str, Any] | None, source: str) -> No
             if lo < low or hi > high:
                 raise InputError(f"{source}: column {name!r} holds "
                                  f"{lo if lo < low else hi}, outside {low}..{high}")
-    order = "partie" if meta.get("kind") == "parties" else "donne"
+    order = "partie" if meta.get("kind") == PARTIES_KIND else "donne"
     if order in table.column_names:
         start = 0
         for chunk in table.column(order).chunks:
