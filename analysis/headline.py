@@ -26,6 +26,7 @@ import simcoinche
 from simcoinche.analysis.report import bid_curve_pivot, headline_tables, markdown_table
 from simcoinche.players.registry import spec_metadata
 from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import profile_of_run
 from simcoinche.runs.simulation import default_out, simulate_to_file
 
 HERE = Path(__file__).resolve().parent
@@ -83,7 +84,7 @@ def headline_markdown(results: Path, min_count: int = 100) -> str:
     """The headline tables of a run as Markdown."""
     meta = simcoinche.read_metadata(results)
     df = simcoinche.read_results(results)
-    tables, notes = headline_tables(df, meta.get("profile"), min_count=min_count)
+    tables, notes = headline_tables(df, profile_of_run(meta), min_count=min_count)
     out = [
         "# simcoinche headline tables",
         "",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
@@ -290,3 +291,47 @@ def test_a_match_run_is_refused_not_reported_as_donnes_of_one_run(tmp_path, caps
     assert err == (f"simcoinche: error: {str(path)!r} is a match run; the report reads the "
                    "runs of simulate and parties (a match prints its own result)\n")
     assert not (tmp_path / "rep").exists()
+
+
+def test_a_run_under_a_profile_built_by_hand_is_read_and_reported_under_its_own_rules(
+        tmp_path, run):
+    """A profile made with dataclasses.replace keeps its shipped name (here ``federal``
+    with sans-atout and tout-atout): the run records every field, reads back under those
+    rules, and the report says how they differ. Before, the run recorded ``federal`` only,
+    so its --dd report looked for federal's double-dummy columns and failed naming a
+    column the run had written."""
+    from simcoinche.rules.profiles import FEDERAL, profile_of_run
+    from simcoinche.runs.results import read_metadata, read_results
+
+    custom = dataclasses.replace(FEDERAL, allow_sa=True, allow_ta=True)
+    path = tmp_path / "custom.parquet"
+    simcoinche.simulate(300, seed=2, profile=custom, players="random", dd=True, out=path,
+                        progress=False)
+    meta = read_metadata(path)
+    assert meta["profile"] == "federal" and profile_of_run(meta) == custom
+    assert {"dd_SA", "dd_TA"} <= set(read_results(path).columns)
+    write_report(path, tmp_path / "rep", min_count=5)
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "| profile | federal, built by hand: allow_sa=True, allow_ta=True |" in text
+    by_kind = pd.read_csv(tmp_path / "rep" / "dd_by_kind.csv")
+    assert {"SA", "TA"} <= set(by_kind["trump"])
+    # A shipped profile's run records its name only, as before.
+    assert "profile_fields" not in read_metadata(run)
+    assert profile_of_run(read_metadata(run)) == FEDERAL
+
+
+@pytest.mark.parametrize("recorded, culprit", [
+    ([1, 2], "not a JSON object"),
+    ({"name": "x"}, r"missing allow_decoinche and 4\d more\)"),
+    ("everything", "not a JSON object"),
+])
+def test_profile_fields_that_do_not_make_a_profile_are_one_line(recorded, culprit):
+    from simcoinche.rules.profiles import FEDERAL, profile_metadata, profile_of_run
+
+    with pytest.raises(InputError, match=culprit):
+        profile_of_run({"profile": "federal", "profile_fields": recorded})
+    fields = profile_metadata(dataclasses.replace(FEDERAL, target=1000))["profile_fields"]
+    with pytest.raises(InputError, match="unknown bogus"):
+        profile_of_run({"profile_fields": {**fields, "bogus": 1}})
+    with pytest.raises(InputError, match=re.escape("target must be a whole number in 1..10000")):
+        profile_of_run({"profile_fields": {**fields, "target": -5}})

@@ -38,7 +38,7 @@ from simcoinche.analysis.win_probability import (
 )
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError, RunError
-from simcoinche.rules.profiles import get_profile
+from simcoinche.rules.profiles import describe_profile, get_profile, profile_of_run
 from simcoinche.runs.arguments import check_flag, output_path
 from simcoinche.runs.results import COLUMNS, read_metadata, read_results, read_table
 
@@ -374,7 +374,7 @@ def _metadata_lines(meta: dict[str, Any], source: str, rows: str = "donnes") -> 
         ("results", f"`{source}`"),
         (rows, f"{meta['n']:,}" if isinstance(meta.get("n"), int) else meta.get("n")),
         ("seed", meta.get("seed")),
-        ("profile", meta.get("profile")),
+        ("profile", describe_profile(profile_of_run(meta))),
         ("players (team 0, team 1)", ", ".join(players) if isinstance(players, list)
          else players),
         ("dealer", meta.get("dealer")),
@@ -446,7 +446,7 @@ def _write_run_report(results: str | os.PathLike[str], out: Path, meta: Mapping[
     from simcoinche.analysis import plots
 
     src = os.fspath(results)
-    profile = get_profile(meta.get("profile", "federal"))
+    profile = profile_of_run(meta)
     # every per-donne column, but never the --record-play ones (the largest by far)
     columns = list(REPORT_COLUMNS)
     if meta.get("dd"):

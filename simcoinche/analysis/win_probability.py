@@ -17,7 +17,7 @@ import pandas as pd
 
 from simcoinche.analysis.intervals import wilson_interval
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import MAX_TARGET, get_profile
+from simcoinche.rules.profiles import MAX_TARGET, profile_of_run
 from simcoinche.runs.results import PARTIES_KIND as KIND
 from simcoinche.runs.results import PER_DONNE, read_metadata, read_table
 
@@ -209,7 +209,7 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
     if target is None:
         meta = (source.attrs.get("simcoinche", {}) if isinstance(source, pd.DataFrame)
                 else read_metadata(source))
-        target = int(meta.get("target") or get_profile(meta.get("profile")).target)
+        target = int(meta.get("target") or profile_of_run(meta).target)
     elif isinstance(target, bool) or not isinstance(target, (int, np.integer)) \
             or not 1 <= target <= MAX_TARGET:
         raise InputError(f"target must be a whole number of points in 1..{MAX_TARGET} (a "

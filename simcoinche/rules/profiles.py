@@ -6,9 +6,11 @@ systems need is a field here; kernels branch on the packed values, never on glob
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from functools import cached_property
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 
@@ -410,3 +412,49 @@ def get_profile(name: str | Profile | None) -> Profile:
     if key in PROFILES:
         return PROFILES[key]
     raise InputError(f"unknown profile {name!r}; available: " + ", ".join(PROFILES))
+
+
+def profile_metadata(profile: Profile) -> dict[str, Any]:
+    """What a run's metadata records of its profile: its name, and, for a profile built
+    by hand (any profile that is not the shipped one of its name, e.g.
+    ``dataclasses.replace(FEDERAL, allow_sa=True)``, still called ``federal``), every
+    field under ``profile_fields``, so that the run says which rules it was played under
+    and is read back under them (:func:`profile_of_run`)."""
+    md: dict[str, Any] = {"profile": profile.name}
+    if PROFILES.get(profile.name) != profile:
+        md["profile_fields"] = {
+            f.name: list(v) if isinstance(v, tuple) else v
+            for f in fields(Profile) for v in (getattr(profile, f.name),)}
+    return md
+
+
+def profile_of_run(meta: Mapping[str, Any]) -> Profile:
+    """The profile a run was played under, from its metadata (:func:`profile_metadata`):
+    the hand-built one its ``profile_fields`` describe, else the shipped one it names
+    (``federal`` when it names none). InputError when the fields do not make a profile."""
+    recorded = meta.get("profile_fields")
+    if recorded is None:
+        return get_profile(meta.get("profile"))
+    known = {f.name for f in fields(Profile)}
+    if not isinstance(recorded, Mapping) or set(recorded) != known:
+        unknown = sorted(set(recorded) - known) if isinstance(recorded, Mapping) else []
+        missing = sorted(known - set(recorded)) if isinstance(recorded, Mapping) else []
+        names = unknown or missing
+        detail = ("not a JSON object" if not names else
+                  f"{'unknown' if unknown else 'missing'} {names[0]}"
+                  + (f" and {len(names) - 1} more" if len(names) > 1 else ""))
+        raise InputError(f"the run's profile_fields do not describe a profile ({detail})")
+    return Profile(**{k: tuple(v) if isinstance(v, list) else v for k, v in recorded.items()})
+
+
+def describe_profile(profile: Profile) -> str:
+    """The profile's name, and for one built by hand the fields that differ from the
+    shipped profile of that name: ``federal, built by hand: allow_sa=True``."""
+    shipped = PROFILES.get(profile.name)
+    if shipped == profile:
+        return profile.name
+    if shipped is None:
+        return f"{profile.name} (built by hand)"
+    changed = [f"{f.name}={getattr(profile, f.name)!r}" for f in fields(Profile)
+               if getattr(profile, f.name) != getattr(shipped, f.name)]
+    return f"{profile.name}, built by hand: {', '.join(changed)}"

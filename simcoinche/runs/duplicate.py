@@ -73,6 +73,7 @@ from simcoinche._version import RULES_VERSION, __version__
 from simcoinche.players.faults import check_faults
 from simcoinche.players.registry import params_dict
 from simcoinche.players.table import Timing
+from simcoinche.rules.profiles import profile_metadata
 from simcoinche.runs.results import COLUMNS, chunk_table, schema
 from simcoinche.runs.simulation import (
     GENERATOR,
@@ -487,7 +488,7 @@ class _MatchPlan(_RunPlan):
             "kind": "match",
             "seed": self.seed,
             "deals": self.n,
-            "profile": self.profile.name,
+            **profile_metadata(self.profile),
             "a": self.players[0],
             "b": self.players[1],
             "params": [self.params_meta(t) for t in range(2)],

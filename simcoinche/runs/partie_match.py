@@ -37,6 +37,7 @@ import pyarrow as pa
 from simcoinche._kernels.partie_layout import PT_N_DONNES, PT_WINNER
 from simcoinche._version import RULES_VERSION, __version__
 from simcoinche.players.registry import params_dict
+from simcoinche.rules.profiles import profile_metadata
 from simcoinche.runs.duplicate import (
     PairedDifferences,
     interleave_tables,
@@ -166,7 +167,7 @@ class _PartieMatchPlan(_PartiesPlan):
             "kind": "partie_match",
             "seed": self.seed,
             "parties": self.n,
-            "profile": self.profile.name,
+            **profile_metadata(self.profile),
             "target": self.profile.target,
             "a": self.players[0],
             "b": self.players[1],

@@ -30,6 +30,7 @@ from simcoinche._kernels import donne_layout as D
 from simcoinche._kernels import partie_layout as P
 from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError, RunError
+from simcoinche.rules.profiles import profile_of_run
 from simcoinche.runs.arguments import check_flag, check_utf8_path
 
 if TYPE_CHECKING:
@@ -510,9 +511,9 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
             need = list(dict.fromkeys([
                 *columns, "passed_out", "taker", "dealer", "bid_level", "trump",
                 "card_points_t0", "card_points_t1", "hand_0", "hand_1", "hand_2",
-                "hand_3", *dd_columns(meta.get("profile"))]))
+                "hand_3", *dd_columns(profile_of_run(meta))]))
         df = read_results(path, need)
-        view = dd_view(df, meta.get("profile"))
+        view = dd_view(df, profile_of_run(meta))
         if columns is not None:
             df = df[list(columns)]
         return pd.concat([df, view[list(VIEW_COLUMNS)]], axis=1)

@@ -52,7 +52,7 @@ from simcoinche.players.registry import (
     parse_team_specs,
 )
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.rules.profiles import Profile, get_profile, profile_metadata
 from simcoinche.runs.arguments import (
     check_fits_in_memory,
     check_flag,
@@ -405,7 +405,7 @@ class _RunPlan:
         return {
             "seed": self.seed,
             "n": self.n,
-            "profile": self.profile.name,
+            **profile_metadata(self.profile),
             "players": list(self.players),
             "params": [params_dict(self.players[t], self.params[t]) for t in range(2)],
             "param_arrays": [named_params(self.params[t]).tolist() for t in range(2)],
