@@ -656,6 +656,22 @@ def test_a_parties_file_rewritten_by_another_program_is_refused(tmp_path, change
     assert not (tmp_path / "rep").exists()
 
 
+def test_a_contract_value_the_profile_lacks_in_a_parties_list_is_refused(tmp_path):
+    """The per-donne lists are checked against the run's profile as a run of donnes is:
+    a bid value of 999 (federal's are 80..160 and 250) is refused where it is read."""
+    path = tmp_path / "p.parquet"
+    simcoinche.parties(10, seed=1, out=path, threads=1, progress=False)
+    table = pq.read_table(path)
+    values = [[999 if v else v for v in vs] for vs in table["bid_value"].to_pylist()]
+    edited = tmp_path / "edited.parquet"
+    pq.write_table(table.set_column(table.schema.get_field_index("bid_value"), "bid_value",
+                                    pa.array(values, pa.list_(pa.int16())))
+                   .replace_schema_metadata(table.schema.metadata), edited)
+    with pytest.raises(InputError, match="column 'bid_value' holds 999, not a contract "
+                                         "value of profile 'federal'"):
+        simcoinche.read_results(edited)
+
+
 def test_a_parties_file_with_a_missing_list_is_refused(tmp_path):
     """A whole per-donne list missing passed: the null check looked at the elements."""
     path = tmp_path / "p.parquet"

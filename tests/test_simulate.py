@@ -138,6 +138,13 @@ def _with(table, name, values):
     return table.set_column(i, name, values)
 
 
+def _on_a_played_donne(table, name, value):
+    """``table`` with ``name`` set to ``value`` on its first played donne only."""
+    values = table[name].to_pylist()
+    values[table["passed_out"].to_pylist().index(False)] = value
+    return _with(table, name, pa.array(values, table.schema.field(name).type))
+
+
 @pytest.mark.parametrize("name, change, culprit", [
     ("made-as-text.parquet",
      lambda t: _with(t, "made", pc.cast(t["made"], pa.string())),
@@ -159,11 +166,23 @@ def _with(table, name, values):
     ("coinche-3.parquet",
      lambda t: _with(t, "coinche", pa.array([3] * t.num_rows, pa.int8())),
      "column 'coinche' holds 3, not one of 0, 1, 2, 4"),
+    ("value-999.parquet", lambda t: _on_a_played_donne(t, "bid_value", 999),
+     "column 'bid_value' holds 999, not its level's value in profile 'federal'"),
+    ("level-12.parquet", lambda t: _on_a_played_donne(t, "bid_level", 12),
+     "column 'bid_level' holds 12, outside -1..9 (the levels of profile 'federal')"),
+    ("trump-sa.parquet", lambda t: _on_a_played_donne(t, "trump", 4),
+     "column 'trump' holds 4, not a contract kind of profile 'federal'"),
+    ("passed-out-with-a-taker.parquet", lambda t: _on_a_played_donne(t, "passed_out", True),
+     "column 'passed_out' holds True on a donne whose taker says otherwise"),
+    ("no-trump-with-a-taker.parquet", lambda t: _on_a_played_donne(t, "trump", -1),
+     "column 'trump' holds -1 on a donne whose taker says otherwise"),
 ])
 def test_a_results_file_rewritten_by_another_program_is_refused_before_any_table(
         tmp_path, name, change, culprit):
     """Text where a bool belongs gave a traceback in the report; a taker 7 put rows on
-    the wrong team and rows read twice counted twice, both without a word."""
+    the wrong team and rows read twice counted twice, both without a word; a contract
+    value or kind the profile does not have, or a passed-out flag the taker contradicts,
+    entered the tables as read."""
     path = _rewritten(tmp_path, name, change)
     with pytest.raises(InputError) as exc:
         read_results(path)

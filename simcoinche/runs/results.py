@@ -592,6 +592,7 @@ def _check_rows(table: pa.Table, meta: dict[str, Any] | None, source: str) -> No
             if lo < low or hi > high:
                 raise InputError(f"{source}: column {name!r} holds "
                                  f"{lo if lo < low else hi}, outside {low}..{high}")
+    _check_contracts(table, meta, source)
     order = "partie" if meta.get("kind") == PARTIES_KIND else "donne"
     if order in table.column_names:
         start = 0
@@ -602,6 +603,66 @@ def _check_rows(table: pa.Table, meta: dict[str, Any] | None, source: str) -> No
                                  f"{table.num_rows - 1} in order: rows were moved, "
                                  "repeated or replaced since the run")
             start += len(index)
+
+
+def _check_contracts(table: pa.Table, meta: dict[str, Any], source: str) -> None:
+    """The contract columns that are read agree with each other and with the run's
+    profile: a donne is passed out exactly when it has no taker, no trump and no level;
+    a played one's trump is a kind of the profile and its value the value of its level
+    (a bid value of 999 read from a changed file would otherwise enter every table by
+    value). Parties' per-donne lists are checked element by element."""
+    import pyarrow.compute as pc
+
+    def flat(name: str) -> np.ndarray | None:
+        if name not in table.column_names:
+            return None
+        values = table.column(name)
+        if pa.types.is_list(values.type):
+            values = pc.list_flatten(values)
+        return np.asarray(values.to_numpy(zero_copy_only=False))
+
+    def refuse(name: str, values: np.ndarray, bad: np.ndarray, why: str) -> None:
+        if bad.any():
+            raise InputError(f"{source}: column {name!r} holds {values[bad][0]}{why}")
+
+    try:
+        profile = profile_of_run(meta)
+    except InputError:
+        profile = None  # a profile this version does not know: its rules are not checked
+    passed = flat("passed_out")
+    taker = flat("taker")
+    level = flat("bid_level")
+    value = flat("bid_value")
+    trump = flat("trump")
+    if taker is not None:
+        no_taker = taker < 0
+        if passed is not None:
+            refuse("passed_out", passed, passed != no_taker,
+                   " on a donne whose taker says otherwise (-1: passed out)")
+        for name, col in (("bid_level", level), ("trump", trump)):
+            if col is not None:
+                refuse(name, col, (col < 0) != no_taker,
+                       " on a donne whose taker says otherwise (-1 exactly when passed "
+                       "out)")
+        if value is not None:
+            refuse("bid_value", value, (value == 0) != no_taker,
+                   " on a donne whose taker says otherwise (0 exactly when passed out)")
+    if profile is None:
+        return
+    ladder = np.array([0, *(profile.level_value(i) for i in range(profile.n_levels))])
+    if level is not None:
+        refuse("bid_level", level, (level < -1) | (level >= profile.n_levels),
+               f", outside -1..{profile.n_levels - 1} (the levels of profile "
+               f"{profile.name!r})")
+        if value is not None:
+            refuse("bid_value", value, value != ladder[level + 1],
+                   f", not its level's value in profile {profile.name!r}")
+    if value is not None:
+        refuse("bid_value", value, ~np.isin(value, ladder),
+               f", not a contract value of profile {profile.name!r}")
+    if trump is not None:
+        refuse("trump", trump, (trump >= 0) & ~np.isin(trump, profile.contract_kinds),
+               f", not a contract kind of profile {profile.name!r}")
 
 
 def _run_metadata(path: str | os.PathLike[str]) -> dict[str, Any] | None:
