@@ -305,12 +305,12 @@ def test_a_run_under_a_profile_built_by_hand_is_read_and_reported_under_its_own_
 
     custom = dataclasses.replace(FEDERAL, allow_sa=True, allow_ta=True)
     path = tmp_path / "custom.parquet"
-    simcoinche.simulate(300, seed=2, profile=custom, players="random", dd=True, out=path,
+    simcoinche.simulate(80, seed=2, profile=custom, players="random", dd=True, out=path,
                         progress=False)
     meta = read_metadata(path)
     assert meta["profile"] == "federal" and profile_of_run(meta) == custom
     assert {"dd_SA", "dd_TA"} <= set(read_results(path).columns)
-    write_report(path, tmp_path / "rep", min_count=5)
+    write_report(path, tmp_path / "rep", min_count=1)
     text = (tmp_path / "rep" / "report.md").read_text()
     assert "| profile | federal, built by hand: allow_sa=True, allow_ta=True |" in text
     by_kind = pd.read_csv(tmp_path / "rep" / "dd_by_kind.csv")
