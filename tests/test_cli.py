@@ -77,17 +77,13 @@ def test_every_help_text_prints_its_percent_signs_once():
 
 def test_a_failed_write_to_standard_output_is_one_line_and_exit_1():
     """``simcoinche profiles > /dev/full``: the write fails when standard output is
-    flushed; one line naming the error, exit status 1, no traceback."""
+    flushed; one line naming standard output and the error, exit status 1, no traceback
+    (the line had said "No space left on device" alone)."""
     import subprocess
     import sys
 
-    with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, "-m", "simcoinche", "profiles"], stdout=full,
-                              stderr=subprocess.PIPE, text=True, timeout=120)
-    assert proc.returncode == 1
-    assert proc.stderr == "simcoinche: error: No space left on device\n"
-    for args in (["--help"], ["--version"], ["simulate", "--help"]):
-        # argparse's own text, printed before it exits: the same line, not exit 0.
+    for args in (["profiles"], ["--help"], ["--version"], ["simulate", "--help"]):
+        # (argparse's own text, printed before it exits: the same line, not exit 0.)
         with open("/dev/full", "w") as full:
             proc = subprocess.run([sys.executable, "-m", "simcoinche", *args], stdout=full,
                                   stderr=subprocess.PIPE, text=True, timeout=120)

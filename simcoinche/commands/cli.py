@@ -23,6 +23,41 @@ from simcoinche._version import __version__
 from simcoinche.rules.errors import InputError, SimcoincheError
 
 
+class _StreamWriteError(OSError):
+    """A write to standard output that failed, said as such (:class:`_NamedStdout`)."""
+
+
+class _NamedStdout:
+    """Standard output whose failed writes say so: ``cannot write standard output: No
+    space left on device`` (``simcoinche profiles > /dev/full``), where the bare error
+    named nothing. Everything else goes to the stream itself."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def _named(self, exc: OSError) -> OSError:
+        return _StreamWriteError(exc.errno, f"cannot write standard output: {exc.strerror}")
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise  # (a reader that went away: said by nobody, as before)
+        except OSError as exc:
+            raise self._named(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._named(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line (no usage dump) and exit status 2."""
 
@@ -38,6 +73,8 @@ class _Parser(argparse.ArgumentParser):
             try:
                 stream.write(message)
                 stream.flush()
+            except _StreamWriteError:
+                raise  # (already says which stream)
             except OSError as exc:
                 what = "standard output" if stream is sys.stdout else "standard error"
                 raise OSError(exc.errno, f"cannot write {what}: {exc.strerror}") from None
@@ -152,6 +189,8 @@ def _flush_stdout() -> int:
         sys.stdout.flush()
     except BrokenPipeError:
         status = 1
+    except _StreamWriteError as exc:
+        status = _write_failed(exc)
     except OSError as exc:
         status = _write_failed(exc, "standard output")
     else:
@@ -260,6 +299,8 @@ def console(argv: list[str] | None = None) -> int:
         # without UTF-8): escaped, not a traceback.
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    # A command's output that cannot be written says it is standard output that failed.
+    sys.stdout = _NamedStdout(sys.stdout)
     gc.set_threshold(10_000, *gc.get_threshold()[1:])
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         # (Left alone when SIGINT is ignored, as in a background job.)
