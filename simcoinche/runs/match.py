@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from simcoinche.players.peers import is_peer, parse_peer_spec
+from simcoinche.players.peers import is_peer
 from simcoinche.players.registry import parse_player_spec, spec_name
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
@@ -95,10 +95,7 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
     if (deals is None) == (parties is None):
         raise InputError("give the number of deals or the number of parties (one of them)")
     for spec in (a, b):
-        if isinstance(spec, str) and spec.strip().lower().startswith("colver") \
-                and not is_peer(spec):
-            # A misspelt colver bot: the error lists colver's bots, not our players.
-            parse_peer_spec(spec)
+        is_peer(spec)  # (a misspelt colver bot is refused first, naming colver's bots)
     dd = check_flag(dd, "dd")
     rows = check_flag(rows, "rows")
     check_overwrite(overwrite, out, "--out")
