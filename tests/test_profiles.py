@@ -201,13 +201,14 @@ def test_a_profile_whose_fields_add_up_beyond_the_marks_column_is_refused():
 
 def _extremes(profile: Profile):
     """Score every contract of ``profile`` on the most each team could count (all card
-    points, every announcement of a team, the belote), in every combination."""
+    points; every announcement one team can have, the comparison leaving the other none;
+    every belote: one per suit at tout-atout), in every combination."""
     from simcoinche._kernels.scoring import S_MARK0, SCORE_LEN, score_donne
 
     cards = max(sum(profile.trump_points) + 3 * sum(profile.plain_points),
                 4 * sum(profile.sa_points), 4 * sum(profile.ta_points))
     counted = max(cards + profile.last_trick_bonus, profile.capot_card_points)
-    # A team's announcements: four of each seat's two carrés and two suites.
+    # A team's announcements: its two seats' two carrés and two suites each.
     team_ann = 4 * (max(profile.carre_points + profile.carre_points_sa)
                     + max(profile.suite_points))
     out = np.zeros(SCORE_LEN, dtype=np.int32)
@@ -216,12 +217,13 @@ def _extremes(profile: Profile):
     for t in (0, 1):
         for level in range(profile.n_levels):
             for kind in profile.contract_kinds:
+                belotes = (4 if kind == 5 else 1) * profile.belote_points
                 for m in coinches:
                     for pts in ((counted, 0), (0, counted), (cards // 2, cards // 2)):
                         for tricks in ((8, 0), (0, 8), (4, 4)):
-                            for ann in ((team_ann, team_ann), (team_ann, 0), (0, team_ann)):
-                                for bel in ((profile.belote_points, 0),
-                                            (0, profile.belote_points)):
+                            for ann in ((team_ann, 0), (0, team_ann)):
+                                for bel in ((belotes, 0), (0, belotes),
+                                            (belotes // 2, belotes - belotes // 2)):
                                     score_donne(t, level, kind, m, np.array(pts, np.int32),
                                                 np.array(tricks, np.int32),
                                                 np.array(ann, np.int32),
@@ -239,9 +241,42 @@ def test_max_mark_bounds_every_mark_the_scoring_can_give(profile):
     import dataclasses
 
     if profile == "near the limit":
-        profile = dataclasses.replace(STEPHANOISE, name="near", sa_multiplier=4,
-                                      capot_value=600, failed_base=600,
-                                      capot_card_points=600, carre_points=(300,) * 8)
+        # (Tout-atout with a 1000-point belote: four of them.)
+        profile = dataclasses.replace(STRICT, name="near", belote_points=1000,
+                                      capot_value=900, generale_value=1000,
+                                      failed_base=900, capot_card_points=900)
         assert MAX_MARK / 2 < profile.max_mark <= MAX_MARK
     marks = _extremes(profile)
     assert 0 <= marks.min() and marks.max() <= profile.max_mark <= MAX_MARK
+
+
+def test_a_profile_built_by_hand_with_numpy_numbers_is_recorded_as_plain_json():
+    """Fields may be numpy scalars (the checks take np.integer): the run's metadata holds
+    them as JSON numbers (json.dumps had raised a TypeError), and they read back equal."""
+    import dataclasses
+    import json
+
+    from simcoinche.rules.profiles import profile_metadata, profile_of_run
+
+    custom = dataclasses.replace(FEDERAL, target=np.int64(1000), allow_sa=np.bool_(True),
+                                 bid_values=tuple(np.arange(80, 161, 10)))
+    md = json.loads(json.dumps(profile_metadata(custom)))
+    assert md["profile_fields"]["target"] == 1000
+    assert profile_of_run(md) == custom
+
+
+def test_a_field_a_run_does_not_record_takes_its_default():
+    """A run recorded before a field was added to Profile reads back with that field's
+    default (the rule the engine played then), not as unreadable."""
+    import dataclasses
+
+    from simcoinche.rules.profiles import profile_metadata, profile_of_run
+
+    custom = dataclasses.replace(FEDERAL, target=1000)
+    fields_ = profile_metadata(custom)["profile_fields"]
+    del fields_["show_after_card_sa"]
+    assert profile_of_run({"profile_fields": fields_}) == custom
+    del fields_["name"], fields_["source"]
+    with pytest.raises(InputError, match=r"profile_fields do not describe a profile "
+                                         r"\(missing name, source\)"):
+        profile_of_run({"profile_fields": fields_})

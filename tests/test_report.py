@@ -322,7 +322,7 @@ def test_a_run_under_a_profile_built_by_hand_is_read_and_reported_under_its_own_
 
 @pytest.mark.parametrize("recorded, culprit", [
     ([1, 2], "not a JSON object"),
-    ({"name": "x"}, r"missing allow_decoinche and 4\d more\)"),
+    ({"name": "x"}, r"missing description, source\)"),
     ("everything", "not a JSON object"),
 ])
 def test_profile_fields_that_do_not_make_a_profile_are_one_line(recorded, culprit):

@@ -7,7 +7,7 @@ systems need is a field here; kernels branch on the packed values, never on glob
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from functools import cached_property
 from itertools import pairwise
 from typing import Any
@@ -171,12 +171,14 @@ class Profile:
         """A bound on any one team's mark of a donne under this profile (every scoring
         rule of :func:`simcoinche._kernels.scoring.score_donne`).
 
-        Every mark is at most the multiplier (4 surcoinched, else 2) times the sum of: the
-        largest base (capot value, failed base, capot's card points), the most card points
-        a team can count (all the cards of a kind plus the last trick, a capot's or a
-        générale's), both teams' announcements (two carrés and two suites per seat at
-        most, so eight of each), the belote, and the largest contract value times the
-        sans-atout multiplier; plus 10 for rounding up.
+        Every mark is at most the multiplier (4 surcoinched, else 2) times the sum of:
+        either the largest base (capot value, failed base, capot's card points) or the
+        most card points a team can count (all the cards of a kind plus the last trick,
+        a capot's or a générale's), as no formula adds both; the announcements of one
+        team (the comparison leaves the other none: at most two carrés and two suites
+        for each of its two seats); every belote (one at a suit contract, one per suit
+        at tout-atout); and the largest contract value times the sans-atout multiplier.
+        Plus 10 for rounding up.
         """
         def kind_cards(trump: tuple[int, ...], plain: tuple[int, ...]) -> int:
             return sum(trump) + 3 * sum(plain)
@@ -185,11 +187,12 @@ class Profile:
         counted = max(cards + self.last_trick_bonus, self.capot_card_points,
                       self.generale_card_points)
         base = max(self.capot_value, self.failed_base, self.capot_card_points)
-        announced = 0 if self.announcements == 0 else 8 * (
+        announced = 0 if self.announcements == 0 else 4 * (
             max(self.carre_points + self.carre_points_sa) + max(self.suite_points))
+        belotes = (4 if self.allow_ta else 1) * self.belote_points
         contract = max(self.bid_values[-1], self.capot_value, self.generale_value)
         multiplier = 4 if self.allow_surcoinche else 2
-        return multiplier * (base + counted + announced + self.belote_points
+        return multiplier * (max(base, counted) + announced + belotes
                              + contract * self.sa_multiplier) + 10
 
     @property
@@ -420,30 +423,41 @@ def profile_metadata(profile: Profile) -> dict[str, Any]:
     ``dataclasses.replace(FEDERAL, allow_sa=True)``, still called ``federal``), every
     field under ``profile_fields``, so that the run says which rules it was played under
     and is read back under them (:func:`profile_of_run`)."""
+    def plain(value: Any) -> Any:
+        # (A field may hold numpy scalars, which JSON does not take.)
+        if isinstance(value, tuple):
+            return [plain(v) for v in value]
+        return value.item() if isinstance(value, np.generic) else value
+
     md: dict[str, Any] = {"profile": profile.name}
     if PROFILES.get(profile.name) != profile:
-        md["profile_fields"] = {
-            f.name: list(v) if isinstance(v, tuple) else v
-            for f in fields(Profile) for v in (getattr(profile, f.name),)}
+        md["profile_fields"] = {f.name: plain(getattr(profile, f.name))
+                                for f in fields(Profile)}
     return md
 
 
 def profile_of_run(meta: Mapping[str, Any]) -> Profile:
     """The profile a run was played under, from its metadata (:func:`profile_metadata`):
     the hand-built one its ``profile_fields`` describe, else the shipped one it names
-    (``federal`` when it names none). InputError when the fields do not make a profile."""
+    (``federal`` when it names none). A field the run does not record (one added to
+    :class:`Profile` after the run) takes its default, the rule the engine played before
+    the field existed. InputError when the fields do not make a profile."""
     recorded = meta.get("profile_fields")
     if recorded is None:
         return get_profile(meta.get("profile"))
-    known = {f.name for f in fields(Profile)}
-    if not isinstance(recorded, Mapping) or set(recorded) != known:
-        unknown = sorted(set(recorded) - known) if isinstance(recorded, Mapping) else []
-        missing = sorted(known - set(recorded)) if isinstance(recorded, Mapping) else []
-        names = unknown or missing
-        detail = ("not a JSON object" if not names else
-                  f"{'unknown' if unknown else 'missing'} {names[0]}"
-                  + (f" and {len(names) - 1} more" if len(names) > 1 else ""))
-        raise InputError(f"the run's profile_fields do not describe a profile ({detail})")
+    if not isinstance(recorded, Mapping):
+        raise InputError("the run's profile_fields do not describe a profile (not a JSON "
+                         "object)")
+    unknown = sorted(set(recorded) - {f.name for f in fields(Profile)})
+    if unknown:
+        more = f" and {len(unknown) - 1} more" if len(unknown) > 1 else ""
+        raise InputError(f"the run's profile_fields do not describe a profile (unknown "
+                         f"{unknown[0]}{more})")
+    missing = [f.name for f in fields(Profile)
+               if f.default is MISSING and f.name not in recorded]
+    if missing:
+        raise InputError(f"the run's profile_fields do not describe a profile (missing "
+                         f"{', '.join(missing)})")
     return Profile(**{k: tuple(v) if isinstance(v, list) else v for k, v in recorded.items()})
 
 

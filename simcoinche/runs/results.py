@@ -208,7 +208,7 @@ def _as_numpy(values: np.ndarray, typ: pa.DataType, name: str) -> np.ndarray:
         if lo < limits.min or hi > limits.max:
             bad = lo if lo < limits.min else hi
             raise RunError(f"column {name!r} got {bad}, beyond what its {dtype} holds "
-                           f"({limits.min}..{limits.max}); nothing was written")
+                           f"({limits.min}..{limits.max})")
     return values.astype(dtype)
 
 
