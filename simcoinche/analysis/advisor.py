@@ -62,12 +62,18 @@ from simcoinche.analysis.conditioned import (
     warm_filter,
 )
 from simcoinche.analysis.hand_odds import Deals, check_level, deals, plain_deal
+from simcoinche.players.bid_tables import shipped_rules
 from simcoinche.players.equity import EquityTable, shipped_table
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.actions import COINCHE, PASS, SURCOINCHE, bid_code, format_action
 from simcoinche.rules.cards import format_mask
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.rules.profiles import (
+    Profile,
+    describe_profile,
+    get_profile,
+    profile_metadata,
+)
 from simcoinche.runs.compiling import ADVISE_COMPILE_S, prepare_kernels
 
 DEFAULT_SAMPLES = 10_000
@@ -384,7 +390,7 @@ class AdviceResult:
 
     deals: Deals
     auction: ObservedAuction
-    profile: str
+    profile: Profile
     players: tuple[str, str]
     play: str
     samples: int
@@ -471,7 +477,7 @@ class AdviceResult:
                 for a in self.actions],
             "hand": format_mask(self.deals.hand),
             "auction": self.auction.tokens,
-            "profile": self.profile,
+            **profile_metadata(self.profile),
             "players": list(self.players),
             "play": self.play,
             "seed": self.seed,
@@ -500,7 +506,8 @@ class AdviceResult:
         cons = d.describe().split("; ", 1)
         lines = [
             f"advise for {format_mask(d.hand)} (seat {au.seat}, dealer {au.dealer}, profile "
-            f"{self.profile}, players {self.players[0]},{self.players[1]}, play {self.play})",
+            f"{describe_profile(self.profile)}, players {self.players[0]},"
+            f"{self.players[1]}, play {self.play})",
             f"auction so far: {au.describe()}; seat {au.seat} to speak"
             + (f" [{cons[1]}]" if len(cons) > 1 else ""),
             f"{self.samples:,} deals kept of {self.draws:,} drawn (acceptance "
@@ -514,7 +521,7 @@ class AdviceResult:
             lines.append(
                 f"score {self.score[0]}-{self.score[1]} (seat {au.seat}'s team first): P(win) "
                 "= chance of winning the partie after this donne (equity table of the "
-                f"heuristic players, {self.profile}) with its 95 % interval; best P(win) "
+                f"heuristic players, {self.profile.name}) with its 95 % interval; best P(win) "
                 "first (vs best stays in marks, to the best action in marks)")
         win_head = "" if self.score is None else f"  {'P(win)':>7}  {'95 % interval':<16}"
         lines += ["", f"{'action':<12}{'EV':>8}  {'95 % interval':<18}{'vs best':>9}  "
@@ -792,7 +799,9 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     threads = check_threads(threads)
     max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it
     samples_within_draws(samples, max_draws)
-    table = None if score is None else shipped_table(prof.name)
+    table = None if score is None else shipped_table(shipped_rules(
+        prof, "the match equity tables that advise reads with a score", "advise without "
+        "one", partie=True).name)
     if table is not None:
         score = check_score(score, table)
     cands = candidate_actions(observed, _max_level(max_bid, prof))
@@ -852,7 +861,7 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
         order = sorted(range(m), key=lambda c: -values[c].ev)
     else:
         order = sorted(range(m), key=lambda c: -values[c].p_win)
-    return AdviceResult(d, observed, prof.name, (pk[0].name, pk[1].name), play, n, seed,
+    return AdviceResult(d, observed, prof, (pk[0].name, pk[1].name), play, n, seed,
                         kept.draws, [values[c] for c in order], seconds, diff,
                         None if score is None else score, p_win, list(cands))
 

@@ -56,14 +56,15 @@ class ObservedAuction:
         The player: the seat to speak next.
     codes : tuple of int
         Action codes in order (:mod:`simcoinche.rules.actions`).
-    profile : str
-        Profile name (the token spelling and legality depend on it).
+    profile : Profile
+        The rules (the token spelling and legality depend on them; a profile built by
+        hand keeps its own).
     """
 
     dealer: int
     seat: int
     codes: tuple[int, ...]
-    profile: str
+    profile: Profile
 
     @property
     def tokens(self) -> list[str]:
@@ -159,7 +160,7 @@ def parse_auction(auction: str | Iterable[str], profile: str | Profile | None = 
     if seat != nxt:
         raise InputError(f"seat {seat} is not the next speaker: with dealer {dealer}, seat "
                          f"{nxt} speaks after the auction {text!r}")
-    return ObservedAuction(dealer, seat, tuple(codes), prof.name)
+    return ObservedAuction(dealer, seat, tuple(codes), prof)
 
 
 @dataclass

@@ -74,7 +74,12 @@ from simcoinche.rules.cards import (
     popcount,
 )
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.rules.profiles import (
+    Profile,
+    describe_profile,
+    get_profile,
+    profile_metadata,
+)
 from simcoinche.runs.compiling import ODDS_AUCTION_COMPILE_S, ODDS_COMPILE_S, prepare_kernels
 
 DEFAULT_SAMPLES = 10_000   # ±1 % at 95 % for p = 0.5: 1.96² · 0.25 / 0.01² ≈ 9,604
@@ -362,7 +367,7 @@ class OddsResult:
 
     deals: Deals
     dealer: int
-    profile: str
+    profile: Profile
     players: tuple[str, str]
     samples: int
     seed: int
@@ -418,7 +423,7 @@ class OddsResult:
             "hand": format_mask(d.hand),
             "seat": d.seat,
             "dealer": self.dealer,
-            "profile": self.profile,
+            **profile_metadata(self.profile),
             "players": list(self.players),
             "samples": self.samples,
             "seed": self.seed,
@@ -447,7 +452,7 @@ class OddsResult:
         who = ("double-dummy play" if self.play == "dd"
                else f"players {self.players[0]},{self.players[1]}")
         head = (f"odds of {format_mask(d.hand)} (seat {d.seat}, dealer {self.dealer}, "
-                f"profile {self.profile}, {who})")
+                f"profile {describe_profile(self.profile)}, {who})")
         cons = d.describe().split("; ", 1)
         lines = [head,
                  f"{self.samples:,} deals of the unseen cards (seed {self.seed}), drawn "
@@ -814,6 +819,6 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         lv = [LevelOdds(values[i], labels[i], i, int(made[k][i]), samples,
                         float(low[i]), float(high[i])) for i in range(len(labels))]
         result.append(KindOdds(k, totals[k], capots[k], lv))
-    return OddsResult(d, dealer, prof.name, (pk[0].name, pk[1].name), samples, seed,
+    return OddsResult(d, dealer, prof, (pk[0].name, pk[1].name), samples, seed,
                       result, seconds, observed, samples if kept is None else kept.draws,
                       play)

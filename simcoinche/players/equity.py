@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from simcoinche._kernels import layout as L
+from simcoinche.players.bid_tables import shipped_rules
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
 
@@ -443,5 +444,7 @@ def equity(us: int, them: int, profile: str | Profile | None = None,
     >>> round(simcoinche.equity(0, 0), 2)  # doctest: +SKIP
     0.5
     """
-    prof = get_profile(profile)
+    prof = shipped_rules(profile, "the equity tables", "solve one for it from its donnes "
+                         "(simcoinche.players.equity.solve, as analysis/fit_equity.py does)",
+                         partie=True)
     return shipped_table(prof.name).value(us, them, deal=deal, pending=pending)

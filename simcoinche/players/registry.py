@@ -29,6 +29,7 @@ from simcoinche.players.bid_tables import (
     bid_tables,
     check_outcomes,
     check_tables,
+    shipped_rules,
 )
 from simcoinche.players.equity import shipped_table
 from simcoinche.rules.errors import InputError
@@ -301,6 +302,11 @@ def param_array(kind: str | PlayerKind, overrides: Mapping[str, float] | None = 
             raise InputError("bidder tables need the profile they were fitted for")
         given_tables = tables is not None
         if tables is None:
+            # The package's tables: those of the shipped profile whose rules ``profile``
+            # plays (a hand-built variant that changes a donne's rules has none).
+            profile = shipped_rules(profile, "the bidding tables of players heuristic and "
+                                    "pimc", "seat players that bid without them (random, "
+                                    "club)")
             tables = bid_tables(profile)
         else:
             check_tables(tables, profile, "tables")

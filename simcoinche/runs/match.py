@@ -21,7 +21,7 @@ from simcoinche.rules.profiles import Profile
 from simcoinche.runs.arguments import check_flag, check_overwrite
 from simcoinche.runs.duplicate import DD_CHUNK, DEFAULT_CHUNK, MatchResult, _MatchPlan
 from simcoinche.runs.partie import DEFAULT_CHUNK as PARTIES_CHUNK
-from simcoinche.runs.partie import _check_max_donnes
+from simcoinche.runs.partie import _check_max_donnes, check_partie_equity
 from simcoinche.runs.partie_match import PartieMatchResult, _PartieMatchPlan
 from simcoinche.runs.peer_match import peer_plan
 from simcoinche.runs.simulation import _check_out, _run, _run_plan, positive_int
@@ -147,6 +147,7 @@ def _partie_match(a: str, b: str, parties: int, seed: int, profile: str | Profil
     fields = _run_plan(parties, seed, profile, (ka, kb), threads, chunk_size, (oa, ob),
                        PARTIES_CHUNK)
     fields["players"] = (spec_name(ka, oa), spec_name(kb, ob))
+    check_partie_equity(fields)
     plan = _PartieMatchPlan(**fields, max_donnes=_check_max_donnes(max_donnes))
     path = None if out is None else _check_out(out, overwrite, default=False)
     result = _result(_run(plan, path, progress, rows), path is None and rows)

@@ -52,7 +52,10 @@ from simcoinche._kernels.partie_layout import (
     PT_N_DONNES,
     PT_WINNER,
 )
+from simcoinche._kernels.score_bid import FB_SCORE_AWARE
+from simcoinche.players.bid_tables import shipped_rules
 from simcoinche.players.faults import check_faults
+from simcoinche.players.registry import FITTED_BIDDERS
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
 from simcoinche.runs.arguments import check_overwrite, counted
@@ -301,11 +304,25 @@ def _check_max_donnes(max_donnes: Any) -> int:
     return m
 
 
+def check_partie_equity(fields: Mapping[str, Any]) -> None:
+    """Refuse a partie whose score-aware bidders would read a match equity fitted for
+    other rules: players heuristic and pimc weigh their calls by the shipped profile's
+    equity table (its target, its end rules), which a profile built by hand that changes
+    any rule does not have. ``fields``: a run plan's (:func:`.simulation._run_plan`)."""
+    for code, row in zip(fields["codes"].tolist(), fields["params"], strict=True):
+        if code in FITTED_BIDDERS and row[FB_SCORE_AWARE] != 0:
+            shipped_rules(fields["profile"], "the match equity tables that the score-aware "
+                          "bidder of players heuristic and pimc reads in a partie",
+                          "give them score_aware=0 (e.g. heuristic:score_aware=0)",
+                          partie=True)
+
+
 def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_size: Any,
           max_donnes: Any, params: Sequence[Mapping[str, float] | None] | None
           ) -> _PartiesPlan:
     fields = _run_plan(n, seed, profile, players, threads, chunk_size, params,
                        DEFAULT_CHUNK)
+    check_partie_equity(fields)
     return _PartiesPlan(**fields, max_donnes=_check_max_donnes(max_donnes))
 
 

@@ -1,0 +1,86 @@
+"""Profiles built by hand (``dataclasses.replace`` of a shipped one, which keeps its name):
+every API plays their own rules, and nothing fitted for the shipped namesake's rules is
+used for other rules without a word."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+import simcoinche
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import FEDERAL
+
+HAND = "JH 9H AH TH KH AS TS AC"
+WITH_SA_TA = dataclasses.replace(FEDERAL, allow_sa=True, allow_ta=True)
+TARGET_500 = dataclasses.replace(FEDERAL, target=500)
+
+
+@pytest.mark.parametrize("profile, changed", [
+    (WITH_SA_TA, "changes allow_sa, allow_ta"),
+    (dataclasses.replace(FEDERAL, bid_values=tuple(range(80, 89))), "changes bid_values"),
+    (dataclasses.replace(FEDERAL, trump_points=(0,) * 8), "changes trump_points"),
+    (dataclasses.replace(FEDERAL, name="house"), "not for profile 'house'"),
+])
+def test_the_heuristic_bidder_refuses_rules_its_tables_were_not_fitted_for(profile, changed):
+    """Its tables (and the cells' outcome spread) are the shipped namesake's: a ladder of
+    80..88 (same table key as federal's) or card points all zero had been played on
+    federal's tables without a word; SA allowed was refused as 'fitted for another
+    profile than federal'."""
+    with pytest.raises(InputError, match=re.escape(changed)) as exc:
+        simcoinche.simulate(10, profile=profile, players="heuristic", progress=False)
+    assert str(exc.value).startswith("the bidding tables of players heuristic and pimc "
+                                     "are fitted for the shipped profile")
+    assert str(exc.value).endswith("seat players that bid without them (random, club)")
+    df = simcoinche.simulate(200, seed=1, profile=profile, players="random", progress=False)
+    assert len(df) == 200
+
+
+def test_a_changed_target_keeps_the_bidding_tables_but_not_the_match_equity():
+    """The bidding tables do not depend on the partie's target, the match equity does: a
+    500-point partie had been bid on federal's 2000-point equity table, and equity()
+    answered 0.71 for a team already past 500."""
+    shipped = simcoinche.simulate(300, seed=3, profile=FEDERAL, progress=False)
+    variant = simcoinche.simulate(300, seed=3, profile=TARGET_500, progress=False)
+    assert shipped.equals(variant)
+    equity_refused = r"the match equity tables .* changes target: give them score_aware=0"
+    with pytest.raises(InputError, match=equity_refused):
+        simcoinche.parties(5, profile=TARGET_500, players="heuristic", progress=False)
+    with pytest.raises(InputError, match=equity_refused):
+        simcoinche.match("heuristic", "random", parties=3, profile=TARGET_500,
+                         progress=False)
+    df = simcoinche.parties(5, seed=1, profile=TARGET_500,
+                            players="heuristic:score_aware=0", progress=False)
+    assert (df[["total_t0", "total_t1"]].max(axis=1) >= 500).all()
+    with pytest.raises(InputError, match=r"the equity tables .* changes target"):
+        simcoinche.equity(600, 100, profile=TARGET_500)
+    with pytest.raises(InputError, match=r"advise reads with a score .* changes target"):
+        simcoinche.advise(HAND, "", profile=TARGET_500, score=(400, 300), samples=20)
+
+
+def test_advise_and_odds_speak_the_profile_built_by_hand():
+    """The auction's tokens and legality, the candidate bids and the results' accessors
+    follow the hand-built profile: SA and TA bids are offered where the profile allows
+    them (80SA had been an IllegalAction traceback), a ladder of 81, 87, … is read and
+    shown as such (it had been shown as 80S), and the JSON records the fields."""
+    advice = simcoinche.advise(HAND, "80SA", profile=WITH_SA_TA, players="random",
+                               samples=30)
+    offered = {a.action for a in advice.actions}
+    assert {"90SA", "90TA", "capotTA"} <= offered
+    assert advice.table().splitlines()[0].endswith(
+        "profile federal, built by hand: allow_sa=True, allow_ta=True, players "
+        "random,random, play heuristic)")
+    odd = dataclasses.replace(FEDERAL, bid_values=(81, 87, 93, 99, 111))
+    advice = simcoinche.advise(HAND, "81S", profile=odd, players="random", samples=30)
+    assert "auction so far: 81S (seat 3)" in advice.table()
+    assert advice.action("87H").action == "87H"
+    assert not any(a.action.startswith("90") for a in advice.actions)
+    odds = simcoinche.odds(HAND, profile=odd, players="random", samples=30)
+    assert odds.level("H", 81).value == 81
+    record = odds.to_dict()
+    assert record["profile"] == "federal"
+    assert record["profile_fields"]["bid_values"] == [81, 87, 93, 99, 111]
+    assert "profile_fields" not in simcoinche.odds(HAND, players="random",
+                                                   samples=30).to_dict()
