@@ -84,3 +84,43 @@ def test_advise_and_odds_speak_the_profile_built_by_hand():
     assert record["profile_fields"]["bid_values"] == [81, 87, 93, 99, 111]
     assert "profile_fields" not in simcoinche.odds(HAND, players="random",
                                                    samples=30).to_dict()
+
+
+def test_a_run_recording_a_profile_that_is_no_profile_is_refused_naming_the_file(tmp_path):
+    """profile_fields rewritten into nonsense (with the metadata's checksum made again):
+    every reader refuses the file, naming it, where plain read_results had read it and
+    skipped the rules' checks."""
+    import hashlib
+    import json
+
+    import pyarrow.parquet as pq
+
+    from simcoinche.commands.cli import main
+    from simcoinche.runs.results import METADATA_DIGEST_KEY, METADATA_KEY
+
+    path = tmp_path / "run.parquet"
+    simcoinche.simulate(30, seed=1, profile=WITH_SA_TA, players="random", out=path,
+                        progress=False)
+    table = pq.read_table(path)
+    meta = json.loads(table.schema.metadata[METADATA_KEY])
+    meta["profile_fields"]["bid_values"] = "80,90"
+    text = json.dumps(meta).encode()
+    edited = tmp_path / "edited.parquet"
+    pq.write_table(table.replace_schema_metadata({
+        METADATA_KEY: text, METADATA_DIGEST_KEY: hashlib.sha256(text).hexdigest().encode()}),
+        edited)
+    culprit = (f"{str(edited)!r}: the profile its metadata record: profile 'federal': "
+               "bid_values must be 1 to 24 increasing whole numbers")
+    with pytest.raises(InputError, match=re.escape(culprit)):
+        simcoinche.read_results(edited)
+    assert main(["report", str(edited), "--out", str(tmp_path / "rep")]) == 2
+    assert not (tmp_path / "rep").exists()
+
+
+def test_a_variant_says_so_in_the_run_summary_and_takes_lists_for_tuples(tmp_path):
+    summary = simcoinche.simulate(20, seed=1, profile=WITH_SA_TA, players="random",
+                                  out=tmp_path / "r.parquet", progress=False)
+    assert ("; profile federal, built by hand: allow_sa=True, allow_ta=True; players "
+            "random,random; seed 1)") in summary.text()
+    variant = dataclasses.replace(FEDERAL, bid_values=[80, 90, 100])
+    assert variant.bid_values == (80, 90, 100) and hash(variant)

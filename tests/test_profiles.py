@@ -165,6 +165,8 @@ def test_a_profile_sent_to_another_process_packs_its_rules_read_only_again():
     ({"capot_value": 100}, "capot_value must be a whole number above the last bid value"),
     ({"generale_value": 200}, "generale_value must be 0 (none) or a whole number above"),
     ({"allow_sa": "yes"}, "allow_sa must be True or False"),
+    ({"description": {"a": 1}}, "description must be a text"),
+    ({"source": None}, "source must be a text"),
     ({"scoring_rule": 7}, "scoring_rule must be a whole number in 0..3"),
 ])
 def test_a_profile_built_by_hand_is_checked_field_by_field(change, culprit):

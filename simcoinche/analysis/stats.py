@@ -184,8 +184,8 @@ def made_at(
     """
     prof = get_profile(profile)
     if prof.success_rule != 0:
-        raise InputError(f"bid curves support the federal success rule only, not profile "
-                         f"{prof.name!r}")
+        raise InputError(f"bid curves support the federal success rule only; profile "
+                         f"{prof.name!r} has success_rule {prof.success_rule}")
     if level not in (*prof.bid_values, prof.capot_value):
         raise InputError(f"{level!r} is not a bid value of profile {prof.name!r} "
                          f"({', '.join(str(v) for v in prof.bid_values)}, "

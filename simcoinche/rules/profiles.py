@@ -108,6 +108,16 @@ class Profile:
 
         if not isinstance(self.name, str) or not self.name.strip():
             raise InputError(f"profile name must be a non-empty text, got {self.name!r}")
+        for field in ("description", "source"):
+            if not isinstance(getattr(self, field), str):
+                raise bad(field, "a text")
+        for f in fields(self):
+            # A list or an array of numbers stands for the tuple (the profile is frozen,
+            # and hashed).
+            value = getattr(self, f.name)
+            if isinstance(f.default, tuple) and isinstance(value, (list, np.ndarray)):
+                object.__setattr__(self, f.name, tuple(
+                    value.tolist() if isinstance(value, np.ndarray) else value))
         for field in ("allow_sa", "allow_ta", "coinche_ends_auction", "allow_surcoinche",
                       "allow_decoinche", "no_coinche_80", "must_undertrump",
                       "must_trump_over_partner", "capot_transfers_announcements",

@@ -327,6 +327,12 @@ def _metadata_from(md: dict[bytes, bytes], where: str) -> dict[str, Any]:
     if digest is not None and digest != hashlib.sha256(md[METADATA_KEY]).hexdigest().encode():
         raise InputError(f"{where}: its simcoinche metadata do not match their checksum: "
                          "the file was changed since its run wrote it")
+    if "profile_fields" in meta:
+        # A hand-built profile's rules, which every reader applies: checked here once.
+        try:
+            profile_of_run(meta)
+        except InputError as exc:
+            raise InputError(f"{where}: the profile its metadata record: {exc}") from None
     return meta
 
 

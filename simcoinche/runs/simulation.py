@@ -52,7 +52,7 @@ from simcoinche.players.registry import (
     parse_team_specs,
 )
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import Profile, get_profile, profile_metadata
+from simcoinche.rules.profiles import Profile, describe_profile, get_profile, profile_metadata
 from simcoinche.runs.arguments import (
     check_fits_in_memory,
     check_flag,
@@ -679,8 +679,9 @@ def _run(plan: Any, path: Path | None, progress: bool | None,
         # The rows kept, then their DataFrame: about twice their Arrow size.
         check_fits_in_memory(2 * plan.n * _row_bytes(sch), f"{plan.n:,} {plan.unit}",
                              "write them to a file (out=...) instead")
-    summary = plan.summary_type(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
-                                plan.seed, None if path is None else str(path))
+    summary = plan.summary_type(plan.n, 0.0, plan.threads, plan.players,
+                                describe_profile(plan.profile), plan.seed,
+                                None if path is None else str(path))
     previous_threads = numba.get_num_threads()
     numba.set_num_threads(plan.threads)
     try:
