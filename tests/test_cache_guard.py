@@ -8,7 +8,6 @@ Each test runs fresh interpreters (the cache folder is chosen once per process).
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
@@ -64,38 +63,6 @@ def test_a_cache_folder_that_cannot_be_used_is_one_line_naming_the_variable(tmp_
     # Nothing compiled elsewhere instead: beside the sources, or numba's own user folder.
     assert set(REPO.rglob("*.nbi")) == before
     assert not list(tmp_path.rglob("*.nbi"))
-
-
-def test_results_are_read_and_reported_where_the_cache_folder_cannot_be_written(tmp_path):
-    """Reading a run compiles nothing, so a machine whose kernel cache cannot be written
-    (a read-only home, a cluster's login node) still reads and reports runs of donnes
-    and of parties. Before, the results layer imported the donne kernel (its explicit
-    signatures load at import) and refused to read."""
-    from simcoinche.runs.partie import parties
-    from simcoinche.runs.simulation import simulate
-
-    simulate(200, seed=3, out=tmp_path / "donnes.parquet", progress=False)
-    parties(20, seed=3, out=tmp_path / "parties.parquet", progress=False)
-    (tmp_path / "afile").write_text("")
-    code = ("import sys\n"
-            "from simcoinche.commands.cli import main\n"
-            "from simcoinche.runs.results import read_results\n"
-            "print(len(read_results('donnes.parquet')), len(read_results('parties.parquet')))\n"
-            "for run in ('donnes', 'parties'):\n"
-            "    assert main(['report', run + '.parquet', '--out', run + '-report']) == 0\n"
-            "import numba.core.registry\n"
-            "print(sorted(m for m in sys.modules if m.startswith('simcoinche._kernels.')))\n")
-    out = _run(code, tmp_path, SIMCOINCHE_CACHE_DIR=str(tmp_path / "afile"),
-               HOME=str(tmp_path / "home"))
-    assert out.returncode == 0, out.stderr
-    lines = out.stdout.splitlines()
-    assert lines[0] == "200 20"
-    # The kernel modules loaded are layouts and the cache's own plumbing, none compiled.
-    loaded = ast.literal_eval(lines[-1])
-    assert "simcoinche._kernels.donne_layout" in loaded
-    assert "simcoinche._kernels.donne" not in loaded
-    for run in ("donnes", "parties"):
-        assert (tmp_path / f"{run}-report" / "report.md").stat().st_size > 0
 
 
 def test_numba_cache_dir_that_cannot_be_used_is_named_as_such(tmp_path):

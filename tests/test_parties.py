@@ -685,3 +685,18 @@ def test_a_parties_file_with_a_missing_list_is_refused(tmp_path):
                    .replace_schema_metadata(table.schema.metadata), edited)
     with pytest.raises(InputError, match="column 'made' has 1 missing lists"):
         simcoinche.read_results(edited)
+
+
+def test_a_parties_run_is_read_and_reported_where_the_kernel_cache_cannot_be_written(
+        tmp_path):
+    """As a run of donnes (tests/test_report.py): the parties report's win-probability
+    table had imported the parties kernels through runs/partie.py."""
+    from kernel_module import read_and_report_with_an_unwritable_cache
+
+    path = tmp_path / "parties.parquet"
+    simcoinche.parties(20, seed=3, out=path, progress=False)
+    rows, loaded = read_and_report_with_an_unwritable_cache(path, tmp_path)
+    assert rows == 20
+    assert "simcoinche._kernels.partie_layout" in loaded
+    assert "simcoinche._kernels.partie" not in loaded
+    assert "simcoinche._kernels.donne" not in loaded

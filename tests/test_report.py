@@ -335,3 +335,17 @@ def test_profile_fields_that_do_not_make_a_profile_are_one_line(recorded, culpri
         profile_of_run({"profile_fields": {**fields, "bogus": 1}})
     with pytest.raises(InputError, match=re.escape("target must be a whole number in 1..10000")):
         profile_of_run({"profile_fields": {**fields, "target": -5}})
+
+
+def test_a_run_is_read_and_reported_where_the_kernel_cache_cannot_be_written(run, tmp_path):
+    """Reading a run compiles nothing, so a machine whose kernel cache cannot be written (a
+    read-only home, a cluster's login node) still reads and reports it. Before, the
+    results layer imported the donne kernel (its explicit signatures load at import) and
+    refused to read."""
+    from kernel_module import read_and_report_with_an_unwritable_cache
+
+    rows, loaded = read_and_report_with_an_unwritable_cache(run, tmp_path)
+    assert rows == 4000
+    # Layouts and the cache's own plumbing only: no compiled kernel module.
+    assert "simcoinche._kernels.donne_layout" in loaded
+    assert "simcoinche._kernels.donne" not in loaded
