@@ -22,7 +22,8 @@ TARGET_500 = dataclasses.replace(FEDERAL, target=500)
     (WITH_SA_TA, "changes allow_sa, allow_ta"),
     (dataclasses.replace(FEDERAL, bid_values=tuple(range(80, 89))), "changes bid_values"),
     (dataclasses.replace(FEDERAL, trump_points=(0,) * 8), "changes trump_points"),
-    (dataclasses.replace(FEDERAL, name="house"), "not for profile 'house'"),
+    (dataclasses.replace(FEDERAL, name="house", allow_sa=True),
+     "and profile 'house' plays the rules of none of them"),
 ])
 def test_the_heuristic_bidder_refuses_rules_its_tables_were_not_fitted_for(profile, changed):
     """Its tables (and the cells' outcome spread) are the shipped namesake's: a ladder of
@@ -32,7 +33,7 @@ def test_the_heuristic_bidder_refuses_rules_its_tables_were_not_fitted_for(profi
     with pytest.raises(InputError, match=re.escape(changed)) as exc:
         simcoinche.simulate(10, profile=profile, players="heuristic", progress=False)
     assert str(exc.value).startswith("the bidding tables of players heuristic and pimc "
-                                     "are fitted for the shipped profile")
+                                     "are fitted for the shipped profile")  # (or profiles)
     assert str(exc.value).endswith("seat players that bid without them (random, club)")
     df = simcoinche.simulate(200, seed=1, profile=profile, players="random", progress=False)
     assert len(df) == 200
@@ -124,3 +125,58 @@ def test_a_variant_says_so_in_the_run_summary_and_takes_lists_for_tuples(tmp_pat
             "random,random; seed 1)") in summary.text()
     variant = dataclasses.replace(FEDERAL, bid_values=[80, 90, 100])
     assert variant.bid_values == (80, 90, 100) and hash(variant)
+
+
+def test_a_renamed_copy_with_the_same_rules_bids_with_the_shipped_tables():
+    """Names and descriptions are no rules: a copy of federal called "house" is served by
+    federal's tables (it had been refused as an unknown profile)."""
+    house = dataclasses.replace(FEDERAL, name="house", description="our club's")
+    a = simcoinche.simulate(300, seed=2, profile=house, progress=False)
+    b = simcoinche.simulate(300, seed=2, progress=False)
+    assert a.equals(b)
+
+
+def test_odds_without_an_auction_plays_a_variant_with_any_players():
+    """Without an auction nobody bids, so no bidding tables are read: a variant that
+    changes the card rules is played by the heuristic card play (refused only where an
+    auction makes the players bid)."""
+    variant = dataclasses.replace(FEDERAL, must_undertrump=True)
+    assert simcoinche.odds(HAND, profile=variant, samples=30, seed=1).samples == 30
+    with pytest.raises(InputError, match="changes must_undertrump"):
+        simcoinche.odds(HAND, auction="80S", profile=variant, samples=30, seed=1)
+
+
+def test_colver_plays_federal_rules_only_variants_included():
+    """The check had compared the name: a federal copy with SA passed, and colver would
+    have played federal's rules against an engine scoring the variant's."""
+    from simcoinche.players.peers import check_profile
+
+    with pytest.raises(InputError, match=re.escape(
+            "colver players play federal rules only; got this federal built by hand, "
+            "which changes allow_sa")):
+        check_profile(dataclasses.replace(FEDERAL, allow_sa=True))
+    assert check_profile(TARGET_500) is TARGET_500  # (a match of deals: no partie)
+    with pytest.raises(InputError, match="got profile classic"):
+        check_profile("classic")
+
+
+def test_an_equity_table_solved_for_a_variant_keeps_its_target_and_no_other_rule():
+    """solve() records a profile by name: a variant's own target is kept with the table,
+    any other change is refused (its end rules had been looked up by name, federal's)."""
+    import numpy as np
+
+    from simcoinche.players.equity import solve
+
+    outcomes = np.array([[10, 0, 1, 0, 0, 1], [0, 10, 0, 1, 1, 1]], np.int32)
+    probs = np.array([0.5, 0.5])
+    assert solve(outcomes, probs, profile=dataclasses.replace(FEDERAL, target=100)).target \
+        == 100
+    with pytest.raises(InputError, match="changes partie_rule"):
+        solve(outcomes, probs, profile=dataclasses.replace(FEDERAL, partie_rule=1))
+
+
+def test_a_match_under_a_variant_keeps_the_name_in_its_json_and_says_so_in_its_text():
+    result = simcoinche.match("random", "club", 20, seed=1, profile=WITH_SA_TA,
+                              progress=False)
+    assert result.to_json()["profile"] == "federal"
+    assert "profile federal, built by hand: allow_sa=True, allow_ta=True;" in result.text()

@@ -235,3 +235,17 @@ def test_a_results_path_that_is_not_one_is_named(path, message):
 def test_columns_must_be_a_list_of_names(dataset, columns):
     with pytest.raises(InputError, match="columns must be a list of column names"):
         read_results(dataset[1], columns=columns)
+
+
+def test_a_dataset_recording_a_profile_that_is_no_profile_is_refused_naming_it(dataset,
+                                                                               tmp_path):
+    """The manifest's metadata are checked as a file's: profile_fields that make no
+    profile are refused by read_metadata, naming the dataset."""
+    ds = _copy(dataset[1], tmp_path / "ds")
+    manifest = json.loads((ds / MANIFEST_NAME).read_text())
+    manifest["metadata"]["profile_fields"] = {"name": "federal"}
+    (ds / MANIFEST_NAME).write_text(json.dumps(manifest))
+    with pytest.raises(InputError, match=re.escape(
+            f"dataset {str(ds)!r}: the profile its metadata record: the run's "
+            "profile_fields do not describe a profile (missing description, source)")):
+        read_metadata(ds)

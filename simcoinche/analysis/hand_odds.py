@@ -700,9 +700,12 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     kinds = _parse_kinds(trump, prof)
     samples = positive_int(samples, "samples")
     seed = check_seed(seed)
-    pk, codes, rows = team_players(players, params, prof)
-    if observed is not None and observed.codes:
-        # (An empty auction models no call: every deal is kept.)
+    # The players bid only where an auction is modelled (an empty one models no call:
+    # every deal is kept). Otherwise they only play the cards, which reads no fitted
+    # bidding tables: a profile built by hand has none, and needs none here.
+    bidding = observed is not None and bool(observed.codes)
+    pk, codes, rows = team_players(players, params, prof if bidding else None)
+    if bidding:
         check_model_bidders(codes, rows)
     threads = check_threads(threads)
     max_draws = positive_int(max_draws, "max_draws")  # before the warm-up, not after it

@@ -10,7 +10,6 @@ profile it was fitted for, checked here and again by the kernel.
 
 from __future__ import annotations
 
-from dataclasses import fields
 from functools import cache
 from importlib import resources
 
@@ -20,21 +19,15 @@ from simcoinche._kernels import bid_layout as BL
 from simcoinche._kernels.bid_layout import BT_LEN
 from simcoinche._kernels.bidder import table_key
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import PROFILES, Profile, get_profile
+from simcoinche.rules.profiles import PROFILES, Profile, get_profile, rules_changed
 
 TABLE_DIR = "data"
 
-#: Fields that name or describe a profile: no rule.
-_LABELS = frozenset({"name", "description", "source"})
-#: The rules of a partie, not of a donne: the bidding tables do not depend on them, the
-#: match equity does.
-_PARTIE_RULES = frozenset({"target", "partie_rule"})
-
-
 def shipped_rules(profile: Profile | str | None, what: str, advice: str,
                   partie: bool = False) -> Profile:
-    """The shipped profile whose fitted tables (``what``) serve ``profile``: its namesake,
-    when ``profile`` plays the same rules of a donne (and, with ``partie``, of a partie).
+    """The shipped profile whose fitted tables (``what``) serve ``profile``: one that plays
+    the same rules of a donne (and, with ``partie``, of a partie), its namesake first
+    (names and descriptions aside: a renamed copy is served too).
 
     The package ships tables fitted for each shipped profile only; a profile built by hand
     (``dataclasses.replace``) keeps its namesake's name, and its namesake's tables would
@@ -43,21 +36,21 @@ def shipped_rules(profile: Profile | str | None, what: str, advice: str,
     Raises
     ------
     InputError
-        Naming the fields that differ (or the profile without a namesake), and
+        Naming the fields that differ from the namesake (or the profile without one), and
         ``advice``.
     """
     prof = get_profile(profile)
-    shipped = PROFILES.get(prof.name)
-    if shipped is None:
+    namesake = PROFILES.get(prof.name.strip().lower())
+    for shipped in ([namesake] if namesake else []) + list(PROFILES.values()):
+        if not rules_changed(prof, shipped, partie):
+            return shipped
+    if namesake is None:
         raise InputError(f"{what} are fitted for the shipped profiles ("
-                         f"{', '.join(PROFILES)}), not for profile {prof.name!r}: {advice}")
-    ignored = _LABELS | (frozenset() if partie else _PARTIE_RULES)
-    changed = [f.name for f in fields(Profile) if f.name not in ignored
-               and getattr(prof, f.name) != getattr(shipped, f.name)]
-    if changed:
-        raise InputError(f"{what} are fitted for the shipped profile {shipped.name!r}; this "
-                         f"one, built by hand, changes {', '.join(changed)}: {advice}")
-    return shipped
+                         f"{', '.join(PROFILES)}), and profile {prof.name!r} plays the rules "
+                         f"of none of them: {advice}")
+    raise InputError(f"{what} are fitted for the shipped profile {namesake.name!r}; this "
+                     f"one, built by hand, changes "
+                     f"{', '.join(rules_changed(prof, namesake, partie))}: {advice}")
 
 
 def table_name(profile: Profile | str) -> str:

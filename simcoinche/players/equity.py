@@ -343,7 +343,16 @@ def solve(outcomes: np.ndarray, probs: np.ndarray, profile: Profile | str | None
     """
     from simcoinche._kernels.equity import solve_equity
 
-    prof = get_profile(profile)
+    given = get_profile(profile)
+    # A table names its profile and keeps only its target: the rest of the rules must be
+    # a shipped profile's, which the table finds again by name.
+    prof = shipped_rules(given, "equity tables", "a table keeps a shipped profile's rules "
+                         "and a target of its own only", partie=False)
+    if given.partie_rule != prof.partie_rule:
+        raise InputError("equity tables keep a shipped profile's rules and a target of "
+                         "their own only; this one changes partie_rule")
+    if target is None and given.target != prof.target:
+        target = given.target
     step = grid_step(prof)
     outcomes = np.ascontiguousarray(outcomes, dtype=np.int32)
     probs = np.ascontiguousarray(probs, dtype=np.float64)
@@ -444,7 +453,6 @@ def equity(us: int, them: int, profile: str | Profile | None = None,
     >>> round(simcoinche.equity(0, 0), 2)  # doctest: +SKIP
     0.5
     """
-    prof = shipped_rules(profile, "the equity tables", "solve one for it from its donnes "
-                         "(simcoinche.players.equity.solve, as analysis/fit_equity.py does)",
+    prof = shipped_rules(profile, "the equity tables", "equity answers for their rules only",
                          partie=True)
     return shipped_table(prof.name).value(us, them, deal=deal, pending=pending)

@@ -72,7 +72,7 @@ from simcoinche.players.table import IllegalPlayerAction, SeatView, Timing
 from simcoinche.rules.actions import AUCTION_REASONS, format_action
 from simcoinche.rules.cards import format_card
 from simcoinche.rules.errors import InputError, RunError
-from simcoinche.rules.profiles import FEDERAL, Profile, get_profile
+from simcoinche.rules.profiles import FEDERAL, Profile, get_profile, rules_changed
 
 INSTALL_HINT = "pip install 'simcoinche[peers]'"
 
@@ -223,8 +223,11 @@ def check_profile(profile: str | Profile | None) -> Profile:
         For another profile.
     """
     prof = get_profile(profile)
-    if prof.name != FEDERAL.name:
-        raise InputError(f"colver players play federal rules only; got profile {prof.name}")
+    changed = rules_changed(prof, FEDERAL, partie=False)  # (matches of deals only)
+    if changed:
+        what = (f"profile {prof.name}" if prof.name != FEDERAL.name else
+                f"this federal built by hand, which changes {', '.join(changed)}")
+        raise InputError(f"colver players play federal rules only; got {what}")
     return prof
 
 

@@ -482,3 +482,17 @@ def describe_profile(profile: Profile) -> str:
     changed = [f"{f.name}={getattr(profile, f.name)!r}" for f in fields(Profile)
                if getattr(profile, f.name) != getattr(shipped, f.name)]
     return f"{profile.name}, built by hand: {', '.join(changed)}"
+
+
+#: Fields that name or describe a profile: no rule.
+LABEL_FIELDS = frozenset({"name", "description", "source"})
+#: The rules of a partie, not of a donne.
+PARTIE_FIELDS = frozenset({"target", "partie_rule"})
+
+
+def rules_changed(profile: Profile, other: Profile, partie: bool = True) -> list[str]:
+    """The fields whose rules differ between ``profile`` and ``other`` (names and
+    descriptions aside; the partie's target and end rules too unless ``partie``)."""
+    ignored = LABEL_FIELDS | (frozenset() if partie else PARTIE_FIELDS)
+    return [f.name for f in fields(Profile) if f.name not in ignored
+            and getattr(profile, f.name) != getattr(other, f.name)]

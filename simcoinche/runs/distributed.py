@@ -317,8 +317,8 @@ def run_task(plan: Any, key: int, index: int, start: int, rows: int, directory: 
     path = folder / part_name(index)
     tmp = folder / f"{path.name}.{uuid.uuid4().hex[:12]}.partial"
     sch = plan.schema(dict(meta))
-    summary = plan.summary_type(rows, 0.0, nthreads, plan.players, describe_profile(plan.profile),
-                                plan.seed)
+    summary = plan.summary_type(rows, 0.0, nthreads, plan.players, plan.profile.name,
+                                plan.seed, profile_text=describe_profile(plan.profile))
     chunk = min(plan.chunk, rows)
     buf = plan.buffers(chunk)
     run_key = np.uint64(key)
@@ -772,7 +772,8 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
     nthreads = c.nthreads()
     summary_type = dataset_summary_type(plan.summary_type, plan.unit)
     summary = summary_type(plan.n, 0.0, sum(nthreads.values()), plan.players,
-                           describe_profile(plan.profile), plan.seed, str(folder.path),
+                           plan.profile.name, plan.seed, str(folder.path),
+                           profile_text=describe_profile(plan.profile),
                            workers=len(nthreads), parts=len(tasks),
                            parts_reused=reused, scheduler=name)
     key = int(seed_key(np.uint64(plan.seed)))

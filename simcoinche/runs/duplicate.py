@@ -277,7 +277,7 @@ class PairedDifferences:
             lines.append(f"wrote {self.path}")
         lines.append(f"match {self.a} (a) vs {self.b} (b): {self.n:,} {unit} at two tables "
                      f"in {self.seconds:.2f} s ({self.threads_text}; profile "
-                     f"{self.profile}; seed {self.seed})")
+                     f"{self.profile_label}; seed {self.seed})")
         ci = self.ci95
         interval = ("" if ci is None else
                     f", 95 % interval [{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]")

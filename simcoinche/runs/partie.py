@@ -128,7 +128,7 @@ class PartiesSummary(RunInfo):
         lines.append(f"{counted(self.n, 'partie')} ({counted(self.donnes, 'donne')}) in "
                      f"{self.seconds:.2f} s: "
                      f"{self.parties_per_second:,.0f} parties/s, {rate:,.0f} donnes/s "
-                     f"({self.threads_text}; profile {self.profile}; players "
+                     f"({self.threads_text}; profile {self.profile_label}; players "
                      f"{self.players[0]},{self.players[1]}; seed {self.seed})")
         lines.append(f"won by team 0: {100 * self.wins[0] / self.n:.1f} %, team 1: "
                      f"{100 * self.wins[1] / self.n:.1f} %; "

@@ -302,7 +302,9 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
         when its manifest is missing or unreadable.
     """
     if _results_path(path).is_dir():
-        return dict(load_manifest(path)["metadata"])
+        meta = dict(load_manifest(path)["metadata"])
+        _check_profile_fields(meta, f"dataset {os.fspath(path)!r}")
+        return meta
     try:
         md = pq.read_schema(path).metadata or {}
     except (OSError, pa.ArrowException) as exc:
@@ -327,13 +329,18 @@ def _metadata_from(md: dict[bytes, bytes], where: str) -> dict[str, Any]:
     if digest is not None and digest != hashlib.sha256(md[METADATA_KEY]).hexdigest().encode():
         raise InputError(f"{where}: its simcoinche metadata do not match their checksum: "
                          "the file was changed since its run wrote it")
+    _check_profile_fields(meta, where)
+    return meta
+
+
+def _check_profile_fields(meta: dict[str, Any], where: str) -> None:
+    """A hand-built profile's rules recorded in a run's metadata, which every reader
+    applies: checked once where the metadata are read, InputError naming ``where``."""
     if "profile_fields" in meta:
-        # A hand-built profile's rules, which every reader applies: checked here once.
         try:
             profile_of_run(meta)
         except InputError as exc:
             raise InputError(f"{where}: the profile its metadata record: {exc}") from None
-    return meta
 
 
 def load_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:

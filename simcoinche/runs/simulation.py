@@ -97,6 +97,14 @@ class RunInfo:
     profile: str
     seed: int
     path: str | None = None
+    #: The profile as the summary's text says it (:func:`.profiles.describe_profile`: a
+    #: hand-built one with what it changes); ``profile`` stays its name.
+    profile_text: str = ""
+
+    @property
+    def profile_label(self) -> str:
+        """The profile for the summary's text."""
+        return self.profile_text or self.profile
 
     @property
     def threads_text(self) -> str:
@@ -164,7 +172,8 @@ class RunSummary(RunInfo):
             lines.append(f"wrote {self.path}")
         lines.append(f"{counted(self.n, 'donne')} in {self.seconds:.2f} s: "
                      f"{self.donnes_per_second:,.0f} donnes/s ({self.threads_text}; "
-                     f"profile {self.profile}; players {self.players[0]},{self.players[1]}; "
+                     f"profile {self.profile_label}; players {self.players[0]},"
+                     f"{self.players[1]}; "
                      f"seed {self.seed})")
         lines.append(f"passed out: {100 * self.passed_out_share:.1f} %")
         parts = [f"{v}: {c:,} ({100 * r:.1f} % made)" for v, (c, r) in
@@ -679,9 +688,9 @@ def _run(plan: Any, path: Path | None, progress: bool | None,
         # The rows kept, then their DataFrame: about twice their Arrow size.
         check_fits_in_memory(2 * plan.n * _row_bytes(sch), f"{plan.n:,} {plan.unit}",
                              "write them to a file (out=...) instead")
-    summary = plan.summary_type(plan.n, 0.0, plan.threads, plan.players,
-                                describe_profile(plan.profile), plan.seed,
-                                None if path is None else str(path))
+    summary = plan.summary_type(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
+                                plan.seed, None if path is None else str(path),
+                                profile_text=describe_profile(plan.profile))
     previous_threads = numba.get_num_threads()
     numba.set_num_threads(plan.threads)
     try:
