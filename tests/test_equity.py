@@ -5,6 +5,7 @@ check against simulated parties."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pytest
@@ -301,3 +302,19 @@ def test_fit_script_solves_and_writes_a_loadable_table(tmp_path, monkeypatch):
     assert np.array_equal(again.main, table.main)
     report = (tmp_path / "output" / "equity_check.md").read_text()
     assert "## federal" in report and "cells with at least 1,000 parties" in report
+
+
+def test_parties_under_other_rules_than_the_tables_are_refused():
+    """The comparison had run on parties to 500 points against the 2000-point table, and
+    reported cells that mean nothing."""
+    import dataclasses
+
+    from simcoinche.rules.errors import InputError
+    from simcoinche.rules.profiles import FEDERAL
+
+    runs = simcoinche.parties(20, seed=1, players="random", progress=False,
+                              profile=dataclasses.replace(FEDERAL, target=500))
+    with pytest.raises(InputError, match=re.escape(
+            "the parties were played under other rules than the equity table's (profile "
+            "'federal'): target (500, the table's 2000)")):
+        compare_with_parties(EQ.shipped_table("federal"), runs, min_parties=1)

@@ -19,6 +19,9 @@ import pandas as pd
 from simcoinche.analysis.intervals import chi2_sf, wilson_interval
 from simcoinche.analysis.win_probability import partie_donnes
 from simcoinche.players.equity import EquityTable
+from simcoinche.rules.errors import InputError
+from simcoinche.rules.profiles import get_profile, profile_of_run, rules_changed
+from simcoinche.runs.results import read_metadata
 
 
 @dataclass
@@ -50,6 +53,27 @@ class EquityCheck:
                 f"cells, p = {self.p_value:.3g}")
 
 
+def _check_same_rules(table: EquityTable, source: pd.DataFrame | str | os.PathLike[str]
+                      ) -> None:
+    """Refuse parties played under other rules than the table's (another target, other
+    end rules or donne rules): the comparison would mean nothing. A source that records
+    no run (a frame made by hand) is taken as it is."""
+    meta = (source.attrs.get("simcoinche") if isinstance(source, pd.DataFrame)
+            else read_metadata(source))
+    if not isinstance(meta, dict):
+        return
+    played = profile_of_run(meta)
+    target = int(meta.get("target") or played.target)
+    changed = rules_changed(played, get_profile(table.profile), partie=False)
+    if played.partie_rule != get_profile(table.profile).partie_rule:
+        changed.append("partie_rule")
+    if target != table.target:
+        changed.append(f"target ({target}, the table's {table.target})")
+    if changed:
+        raise InputError(f"the parties were played under other rules than the equity "
+                         f"table's (profile {table.profile!r}): {', '.join(changed)}")
+
+
 def compare_with_parties(table: EquityTable, source: pd.DataFrame | str | os.PathLike[str],
                          min_parties: int = 1000, z: float = 1.96) -> EquityCheck:
     """Compare ``table`` with the parties of ``source`` on every cell they visit enough.
@@ -71,6 +95,7 @@ def compare_with_parties(table: EquityTable, source: pd.DataFrame | str | os.Pat
         True), ``parties``, ``wins``, ``p_parties``, ``low``, ``high``, ``p_table``,
         ``inside``; sorted by parties, most first.
     """
+    _check_same_rules(table, source)
     d = partie_donnes(source, ["score_t0", "score_t1"])
     d = d[d["winner"] >= 0]
     target = table.target
