@@ -180,3 +180,28 @@ def test_a_match_under_a_variant_keeps_the_name_in_its_json_and_says_so_in_its_t
                               progress=False)
     assert result.to_json()["profile"] == "federal"
     assert "profile federal, built by hand: allow_sa=True, allow_ta=True;" in result.text()
+
+
+def test_a_contract_the_profile_lacks_says_whether_the_run_recorded_its_rules(tmp_path):
+    """A run that names its profile without its fields (every shipped profile's, and a
+    hand-built one's written before runs recorded them) is checked against the shipped
+    namesake, and the message says so; a run with its fields is checked against them."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for profile, recorded in ((FEDERAL, False), (WITH_SA_TA, True)):
+        path = tmp_path / f"{profile.allow_sa}.parquet"
+        simcoinche.simulate(30, seed=1, profile=profile, players="random", out=path,
+                            progress=False)
+        table = pq.read_table(path)
+        values = table["bid_value"].to_pylist()
+        values[table["passed_out"].to_pylist().index(False)] = 999
+        i = table.schema.get_field_index("bid_value")
+        edited = tmp_path / f"edited-{profile.allow_sa}.parquet"
+        pq.write_table(table.set_column(i, "bid_value", pa.array(values, pa.int16())),
+                       edited)
+        with pytest.raises(InputError) as exc:
+            simcoinche.read_results(edited)
+        message = str(exc.value)
+        assert "holds 999, not its level's value in profile 'federal'" in message
+        assert ("names it without its fields" in message) is not recorded

@@ -662,20 +662,25 @@ def _check_contracts(table: pa.Table, meta: dict[str, Any], source: str) -> None
                    " on a donne whose taker says otherwise (0 exactly when passed out)")
     if profile is None:
         return
+    # A run that names its profile without its fields: a profile built by hand before runs
+    # recorded them reads as its shipped namesake, which the message then says.
+    unsure = "" if "profile_fields" in meta else (
+        f" (the run names it without its fields: a profile built by hand before runs "
+        f"recorded them reads as the shipped {profile.name!r})")
     ladder = np.array([0, *(profile.level_value(i) for i in range(profile.n_levels))])
     if level is not None:
         refuse("bid_level", level, (level < -1) | (level >= profile.n_levels),
                f", outside -1..{profile.n_levels - 1} (the levels of profile "
-               f"{profile.name!r})")
+               f"{profile.name!r}){unsure}")
         if value is not None:
             refuse("bid_value", value, value != ladder[level + 1],
-                   f", not its level's value in profile {profile.name!r}")
+                   f", not its level's value in profile {profile.name!r}{unsure}")
     if value is not None:
         refuse("bid_value", value, ~np.isin(value, ladder),
-               f", not a contract value of profile {profile.name!r}")
+               f", not a contract value of profile {profile.name!r}{unsure}")
     if trump is not None:
         refuse("trump", trump, (trump >= 0) & ~np.isin(trump, profile.contract_kinds),
-               f", not a contract kind of profile {profile.name!r}")
+               f", not a contract kind of profile {profile.name!r}{unsure}")
 
 
 def _run_metadata(path: str | os.PathLike[str]) -> dict[str, Any] | None:
