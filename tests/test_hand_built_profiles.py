@@ -204,4 +204,4 @@ def test_a_contract_the_profile_lacks_says_whether_the_run_recorded_its_rules(tm
             simcoinche.read_results(edited)
         message = str(exc.value)
         assert "holds 999, not its level's value in profile 'federal'" in message
-        assert ("names it without its fields" in message) is not recorded
+        assert ("before runs recorded its fields" in message) is not recorded

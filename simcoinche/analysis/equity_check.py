@@ -57,7 +57,8 @@ def _check_same_rules(table: EquityTable, source: pd.DataFrame | str | os.PathLi
                       ) -> None:
     """Refuse parties played under other rules than the table's (another target, other
     end rules or donne rules): the comparison would mean nothing. A source that records
-    no run (a frame made by hand) is taken as it is."""
+    no run (a frame made by hand, or one concatenated from several runs, which pandas
+    leaves without the runs' attrs) is taken as it is."""
     meta = (source.attrs.get("simcoinche") if isinstance(source, pd.DataFrame)
             else read_metadata(source))
     if not isinstance(meta, dict):
@@ -94,9 +95,15 @@ def compare_with_parties(table: EquityTable, source: pd.DataFrame | str | os.Pat
         ``cells``: ``us`` (the dealing team's total), ``them``, ``we_deal`` (always
         True), ``parties``, ``wins``, ``p_parties``, ``low``, ``high``, ``p_table``,
         ``inside``; sorted by parties, most first.
+
+    Raises
+    ------
+    InputError
+        For a source that is not a parties run, or parties played under other rules than
+        the table's (its target, end rules or donne rules), naming them.
     """
-    _check_same_rules(table, source)
     d = partie_donnes(source, ["score_t0", "score_t1"])
+    _check_same_rules(table, source)
     d = d[d["winner"] >= 0]
     target = table.target
     # Each score before a donne is seen once, from the dealing team (the other team's

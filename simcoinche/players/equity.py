@@ -324,7 +324,8 @@ def solve(outcomes: np.ndarray, probs: np.ndarray, profile: Profile | str | None
     probs : float64[n]
         Their probabilities (sum 1).
     profile : str or Profile
-        Whose end rules and grid (default federal).
+        Whose end rules and grid (default federal): a shipped profile's rules, or a copy
+        that changes only its target (a table names its profile and keeps its target).
     target : int, optional
         Another target than the profile's (tests use small ones).
     info : dict, optional
@@ -337,7 +338,8 @@ def solve(outcomes: np.ndarray, probs: np.ndarray, profile: Profile | str | None
     Raises
     ------
     InputError
-        Negative or off-grid marks, probabilities not summing to 1, a bad target.
+        Negative or off-grid marks, probabilities not summing to 1, a bad target; a
+        profile built by hand that changes more than the target.
     RuntimeError
         The induction met a state it could not place (a fault of the solver, refused).
     """

@@ -215,12 +215,13 @@ def require_colver() -> Any:
 
 
 def check_profile(profile: str | Profile | None) -> Profile:
-    """The profile, which must be ``federal`` (colver plays federal rules only).
+    """The profile, which must play federal's rules (colver plays them only; a copy that
+    only renames federal passes, one built by hand that changes a rule does not).
 
     Raises
     ------
     InputError
-        For another profile.
+        For another profile, or a federal built by hand, naming what it changes.
     """
     prof = get_profile(profile)
     changed = rules_changed(prof, FEDERAL, partie=False)  # (matches of deals only)

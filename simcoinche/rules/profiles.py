@@ -473,15 +473,14 @@ def profile_of_run(meta: Mapping[str, Any]) -> Profile:
 
 def describe_profile(profile: Profile) -> str:
     """The profile's name, and for one built by hand the fields that differ from the
-    shipped profile of that name: ``federal, built by hand: allow_sa=True``."""
-    shipped = PROFILES.get(profile.name)
-    if shipped == profile:
-        return profile.name
+    shipped profile of that name (its case aside): ``federal, built by hand:
+    allow_sa=True``."""
+    shipped = PROFILES.get(profile.name.strip().lower())
     if shipped is None:
         return f"{profile.name} (built by hand)"
     changed = [f"{f.name}={getattr(profile, f.name)!r}" for f in fields(Profile)
-               if getattr(profile, f.name) != getattr(shipped, f.name)]
-    return f"{profile.name}, built by hand: {', '.join(changed)}"
+               if f.name != "name" and getattr(profile, f.name) != getattr(shipped, f.name)]
+    return f"{profile.name}, built by hand: {', '.join(changed)}" if changed else profile.name
 
 
 #: Fields that name or describe a profile: no rule.

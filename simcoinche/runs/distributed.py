@@ -91,7 +91,8 @@ IN_FLIGHT_WAIT = 10.0
 _PART_RE = re.compile(r"part-\d{6,}\.parquet(\.[0-9a-f]+\.partial)?")
 _MANIFEST_TMP_RE = re.compile(re.escape(MANIFEST_NAME) + r"\.[0-9a-f]+\.tmp")
 # Summary fields that describe the run, not accumulated statistics of its donnes.
-_RUN_FIELDS = frozenset({"n", "seconds", "threads", "players", "profile", "seed", "path"})
+_RUN_FIELDS = frozenset({"n", "seconds", "threads", "players", "profile", "profile_text",
+                         "seed", "path"})
 # Kernel calls of the tasks running in one worker process go one at a time, each with all
 # of the worker's threads; Parquet encoding of one task overlaps the kernel of another.
 _KERNEL_LOCK = threading.Lock()

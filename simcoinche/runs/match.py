@@ -42,7 +42,7 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
         Player specs ``KIND`` or ``KIND:name=value,…`` (kinds and parameter names:
         :mod:`simcoinche.players.registry`), e.g. ``"heuristic:bid_margin=5"``; or a colver bot
         (:mod:`simcoinche.players.peers`: ``colver-ismcts:time=0.05``, ``colver-isdd:worlds=8``;
-        federal only, needs ``pip install 'simcoinche[peers]'``), whose tables are played
+        federal's rules only, needs ``pip install 'simcoinche[peers]'``), whose tables are played
         by the Python sequencer (:mod:`simcoinche.players.table`) in worker processes.
     deals : int
         Number of deals (> 0): donnes ``0 .. deals-1`` of the seed, each played at two

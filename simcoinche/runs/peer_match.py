@@ -55,7 +55,7 @@ def peer_plan(a: str, b: str, deals: int, seed: Any, profile: Any, threads: Any,
     ------
     InputError
         Without colver installed (saying ``pip install 'simcoinche[peers]'``), for a
-        profile other than federal, or a bad spec or argument.
+        profile whose rules are not federal's, or a bad spec or argument.
     """
     peers: list[PeerSpec | None] = []
     kinds, overrides, names = [], [], []

@@ -663,10 +663,10 @@ def _check_contracts(table: pa.Table, meta: dict[str, Any], source: str) -> None
     if profile is None:
         return
     # A run that names its profile without its fields: a profile built by hand before runs
-    # recorded them reads as its shipped namesake, which the message then says.
+    # recorded them reads as its shipped namesake, which the message says may be why.
     unsure = "" if "profile_fields" in meta else (
-        f" (the run names it without its fields: a profile built by hand before runs "
-        f"recorded them reads as the shipped {profile.name!r})")
+        f" (if the run was made under a profile built by hand before runs recorded its "
+        f"fields, it reads as the shipped {profile.name!r})")
     ladder = np.array([0, *(profile.level_value(i) for i in range(profile.n_levels))])
     if level is not None:
         refuse("bid_level", level, (level < -1) | (level >= profile.n_levels),
