@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -176,6 +177,8 @@ def _on_a_played_donne(table, name, value):
      "column 'passed_out' holds True on a donne whose taker says otherwise"),
     ("no-trump-with-a-taker.parquet", lambda t: _on_a_played_donne(t, "trump", -1),
      "column 'trump' holds -1 on a donne whose taker says otherwise"),
+    ("no-coinche-with-a-taker.parquet", lambda t: _on_a_played_donne(t, "coinche", 0),
+     "column 'coinche' holds 0 on a donne whose taker says otherwise"),
 ])
 def test_a_results_file_rewritten_by_another_program_is_refused_before_any_table(
         tmp_path, name, change, culprit):
@@ -190,6 +193,21 @@ def test_a_results_file_rewritten_by_another_program_is_refused_before_any_table
     assert culprit in str(exc.value)
     assert main(["report", str(path), "--out", str(tmp_path / "rep")]) == 2
     assert not (tmp_path / "rep").exists()
+
+
+def test_a_surcoinche_in_a_profile_without_one_is_refused(tmp_path):
+    """classic plays no surcoinche (RULES.md): a multiplier of 4 read from a classic run
+    is a changed file, not a contract."""
+    path = tmp_path / "classic.parquet"
+    simulate(40, seed=1, profile="classic", players="random", out=path, progress=False)
+    table = pq.read_table(path)
+    edited = tmp_path / "edited.parquet"
+    pq.write_table(_on_a_played_donne(table, "coinche", 4)
+                   .replace_schema_metadata(table.schema.metadata), edited)
+    with pytest.raises(InputError, match=re.escape(
+            "column 'coinche' holds 4 (surcoinched), which profile 'classic' does not "
+            "play")):
+        read_results(edited)
 
 
 def test_schema_markdown_lists_every_column():

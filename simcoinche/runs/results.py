@@ -312,7 +312,16 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
                          f"{str(exc).splitlines()[0]}") from None
     if METADATA_KEY not in md:
         raise InputError(f"{os.fspath(path)!r} has no simcoinche metadata")
-    return _metadata_from(md, repr(os.fspath(path)))
+    return _file_metadata(md, path)
+
+
+def _file_metadata(md: dict[bytes, bytes], path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A results file's run metadata (:func:`_metadata_from`), its recorded profile
+    checked (a dataset's parts are compared with their manifest's, checked once)."""
+    where = repr(os.fspath(path))
+    meta = _metadata_from(md, where)
+    _check_profile_fields(meta, where)
+    return meta
 
 
 def _metadata_from(md: dict[bytes, bytes], where: str) -> dict[str, Any]:
@@ -329,7 +338,6 @@ def _metadata_from(md: dict[bytes, bytes], where: str) -> dict[str, Any]:
     if digest is not None and digest != hashlib.sha256(md[METADATA_KEY]).hexdigest().encode():
         raise InputError(f"{where}: its simcoinche metadata do not match their checksum: "
                          "the file was changed since its run wrote it")
-    _check_profile_fields(meta, where)
     return meta
 
 
@@ -519,14 +527,15 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         if not meta.get("dd"):
             raise InputError(f"{os.fspath(path)!r} was written without --dd: no "
                              "double-dummy columns")
+        profile = profile_of_run(meta)
         need = None
         if columns is not None:
             need = list(dict.fromkeys([
                 *columns, "passed_out", "taker", "dealer", "bid_level", "trump",
                 "card_points_t0", "card_points_t1", "hand_0", "hand_1", "hand_2",
-                "hand_3", *dd_columns(profile_of_run(meta))]))
+                "hand_3", *dd_columns(profile)]))
         df = read_results(path, need)
-        view = dd_view(df, profile_of_run(meta))
+        view = dd_view(df, profile)
         if columns is not None:
             df = df[list(columns)]
         return pd.concat([df, view[list(VIEW_COLUMNS)]], axis=1)
@@ -620,8 +629,10 @@ def _check_rows(table: pa.Table, meta: dict[str, Any] | None, source: str) -> No
 
 def _check_contracts(table: pa.Table, meta: dict[str, Any], source: str) -> None:
     """The contract columns that are read agree with each other and with the run's
-    profile: a donne is passed out exactly when it has no taker, no trump and no level;
-    a played one's trump is a kind of the profile and its value the value of its level
+    profile: a donne is passed out exactly when it has no taker, no trump, no level, no
+    value and no multiplier (coinche 0); a played one's trump is a kind of the profile,
+    its multiplier one the profile plays (4 only with surcoinche) and its value the value
+    of its level
     (a bid value of 999 read from a changed file would otherwise enter every table by
     value). Parties' per-donne lists are checked element by element."""
     import pyarrow.compute as pc
@@ -647,6 +658,7 @@ def _check_contracts(table: pa.Table, meta: dict[str, Any], source: str) -> None
     level = flat("bid_level")
     value = flat("bid_value")
     trump = flat("trump")
+    coinche = flat("coinche")
     if taker is not None:
         no_taker = taker < 0
         if passed is not None:
@@ -657,9 +669,10 @@ def _check_contracts(table: pa.Table, meta: dict[str, Any], source: str) -> None
                 refuse(name, col, (col < 0) != no_taker,
                        " on a donne whose taker says otherwise (-1 exactly when passed "
                        "out)")
-        if value is not None:
-            refuse("bid_value", value, (value == 0) != no_taker,
-                   " on a donne whose taker says otherwise (0 exactly when passed out)")
+        for name, col in (("bid_value", value), ("coinche", coinche)):
+            if col is not None:
+                refuse(name, col, (col == 0) != no_taker,
+                       " on a donne whose taker says otherwise (0 exactly when passed out)")
     if profile is None:
         return
     # A run that names its profile without its fields: a profile built by hand before runs
@@ -675,24 +688,28 @@ def _check_contracts(table: pa.Table, meta: dict[str, Any], source: str) -> None
         if value is not None:
             refuse("bid_value", value, value != ladder[level + 1],
                    f", not its level's value in profile {profile.name!r}{unsure}")
-    if value is not None:
+    elif value is not None:
+        # (No level read: a parties run, or bid_value asked alone.)
         refuse("bid_value", value, ~np.isin(value, ladder),
                f", not a contract value of profile {profile.name!r}{unsure}")
     if trump is not None:
         refuse("trump", trump, (trump >= 0) & ~np.isin(trump, profile.contract_kinds),
                f", not a contract kind of profile {profile.name!r}{unsure}")
+    if coinche is not None and not profile.allow_surcoinche:
+        refuse("coinche", coinche, coinche == 4,
+               f" (surcoinched), which profile {profile.name!r} does not play{unsure}")
 
 
 def _run_metadata(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The run metadata of a results file or dataset (:func:`read_metadata`), or None for
     a Parquet file without any (written by another program)."""
-    if not Path(path).is_dir():
-        try:
-            if METADATA_KEY not in (pq.read_schema(path).metadata or {}):
-                return None
-        except (OSError, pa.ArrowException):
-            pass  # read_metadata says why, in one line
-    return read_metadata(path)
+    if Path(path).is_dir():
+        return read_metadata(path)
+    try:
+        md = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowException):
+        return read_metadata(path)  # (which says why, in one line)
+    return _file_metadata(md, path) if METADATA_KEY in md else None
 
 
 def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
