@@ -274,10 +274,12 @@ def test_a_field_a_run_does_not_record_takes_its_default():
 
     from simcoinche.rules.profiles import profile_metadata, profile_of_run
 
-    custom = dataclasses.replace(FEDERAL, target=1000)
+    # (stephanoise compares at the 9th card at sans-atout; the field's default is 5.)
+    custom = dataclasses.replace(STEPHANOISE, target=1000)
     fields_ = profile_metadata(custom)["profile_fields"]
     del fields_["show_after_card_sa"]
-    assert profile_of_run({"profile_fields": fields_}) == custom
+    assert profile_of_run({"profile_fields": fields_}) == dataclasses.replace(
+        custom, show_after_card_sa=5)
     del fields_["name"], fields_["source"]
     with pytest.raises(InputError, match=r"profile_fields do not describe a profile "
                                          r"\(missing name, source\)"):

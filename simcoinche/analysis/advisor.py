@@ -332,7 +332,7 @@ def get_play_mode(name: str) -> tuple[str, PlayMode]:
 def candidate_actions(auction: ObservedAuction, max_level: int) -> list[int]:
     """Legal actions of the seat to speak: pass, bids up to ``max_level`` (each kind of
     the profile, level by level), coinche, surcoinche."""
-    prof = get_profile(auction.profile)
+    prof = auction.profile
     state = auction.state()
     out = [PASS]
     for level in range(max(state.level + 1, 0), max_level + 1):

@@ -65,9 +65,8 @@ def _check_same_rules(table: EquityTable, source: pd.DataFrame | str | os.PathLi
         return
     played = profile_of_run(meta)
     target = int(meta.get("target") or played.target)
-    changed = rules_changed(played, get_profile(table.profile), partie=False)
-    if played.partie_rule != get_profile(table.profile).partie_rule:
-        changed.append("partie_rule")
+    # (The table keeps its own target; every other rule is its profile's.)
+    changed = [f for f in rules_changed(played, get_profile(table.profile)) if f != "target"]
     if target != table.target:
         changed.append(f"target ({target}, the table's {table.target})")
     if changed:

@@ -40,7 +40,13 @@ from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError, RunError
 from simcoinche.rules.profiles import describe_profile, get_profile, profile_of_run
 from simcoinche.runs.arguments import check_flag, output_path
-from simcoinche.runs.results import COLUMNS, read_metadata, read_results, read_table
+from simcoinche.runs.results import (
+    COLUMNS,
+    PARTIES_KIND,
+    read_metadata,
+    read_results,
+    read_table,
+)
 
 #: Tables of the report: name → (title, {column: meaning}). The CSV of each table has
 #: exactly these columns, in this order; ``report.md`` shows them with the same names.
@@ -425,14 +431,14 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
         raise InputError(f"min_count must be a positive integer, got {min_count!r}")
     meta = read_metadata(results)  # (a results path that is not one: InputError)
     kind = meta.get("kind")
-    if kind not in (None, "parties"):
+    if kind not in (None, PARTIES_KIND):
         # A match's rows are deals at two tables: read as donnes of one run, they would
         # pool both players into "team 0" and "team 1".
         raise InputError(f"{os.fspath(results)!r} is a {kind} run; the report reads the "
                          "runs of simulate and parties (a match prints its own result)")
     out = _check_out_dir(out_dir, overwrite)
     with _staged(out) as stage:
-        if meta.get("kind") == "parties":
+        if kind == PARTIES_KIND:
             # A `simcoinche parties` run: its own overview and the win-probability table.
             rep = write_parties_report(results, stage, meta, min_count)
         else:

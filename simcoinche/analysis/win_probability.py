@@ -18,15 +18,14 @@ import pandas as pd
 from simcoinche.analysis.intervals import wilson_interval
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import MAX_TARGET, profile_of_run
-from simcoinche.runs.results import PARTIES_KIND as KIND
-from simcoinche.runs.results import PER_DONNE, read_metadata, read_table
+from simcoinche.runs.results import PARTIES_KIND, PER_DONNE, read_metadata, read_table
 
 #: Width in points of a score bin of the table.
 DEFAULT_BIN_WIDTH = 100
 
 
 def check_parties_run(meta: Mapping[str, Any], where: str) -> None:
-    if meta.get("kind") != KIND:
+    if meta.get("kind") != PARTIES_KIND:
         raise InputError(f"{where!r} is not a parties run (written by simcoinche simulate, "
                          "not simcoinche parties)")
 

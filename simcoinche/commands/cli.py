@@ -172,12 +172,11 @@ def _as_int(text: str) -> int | None:
         return None
 
 
-def _write_failed(exc: OSError, what: str = "") -> int:
-    """One line for a failed write (of ``what``, when the error does not name a file),
-    exit status 1."""
+def _write_failed(exc: OSError) -> int:
+    """One line for a failed write (naming its file, or standard output through
+    :class:`_NamedStdout`), exit status 1."""
     where = f": {exc.filename}" if exc.filename else ""
-    prefix = f"cannot write {what}: " if what and not exc.filename else ""
-    sys.stderr.write(f"simcoinche: error: {prefix}{exc.strerror or exc}{where}\n")
+    sys.stderr.write(f"simcoinche: error: {exc.strerror or exc}{where}\n")
     return 1
 
 
@@ -189,10 +188,9 @@ def _flush_stdout() -> int:
         sys.stdout.flush()
     except BrokenPipeError:
         status = 1
-    except _StreamWriteError as exc:
-        status = _write_failed(exc)
     except OSError as exc:
-        status = _write_failed(exc, "standard output")
+        # (Said as standard output's: console wraps it in _NamedStdout first.)
+        status = _write_failed(exc)
     else:
         return 0
     devnull = os.open(os.devnull, os.O_WRONLY)

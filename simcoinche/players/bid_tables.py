@@ -23,6 +23,7 @@ from simcoinche.rules.profiles import PROFILES, Profile, get_profile, rules_chan
 
 TABLE_DIR = "data"
 
+
 def shipped_rules(profile: Profile | str | None, what: str, advice: str,
                   partie: bool = False) -> Profile:
     """The shipped profile whose fitted tables (``what``) serve ``profile``: one that plays
@@ -41,7 +42,8 @@ def shipped_rules(profile: Profile | str | None, what: str, advice: str,
     """
     prof = get_profile(profile)
     namesake = PROFILES.get(prof.name.strip().lower())
-    for shipped in ([namesake] if namesake else []) + list(PROFILES.values()):
+    others = [p for p in PROFILES.values() if p is not namesake]
+    for shipped in ([namesake] if namesake else []) + others:
         if not rules_changed(prof, shipped, partie):
             return shipped
     if namesake is None:

@@ -30,7 +30,7 @@ import numpy as np
 from simcoinche._kernels import layout as L
 from simcoinche.players.bid_tables import shipped_rules
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.rules.profiles import Profile, get_profile, rules_changed
 
 DATA_DIR = "data"
 QUANT = 65535
@@ -350,7 +350,7 @@ def solve(outcomes: np.ndarray, probs: np.ndarray, profile: Profile | str | None
     # a shipped profile's, which the table finds again by name.
     prof = shipped_rules(given, "equity tables", "a table keeps a shipped profile's rules "
                          "and a target of its own only", partie=False)
-    if given.partie_rule != prof.partie_rule:
+    if [f for f in rules_changed(given, prof) if f != "target"]:
         raise InputError("equity tables keep a shipped profile's rules and a target of "
                          "their own only; this one changes partie_rule")
     if target is None and given.target != prof.target:

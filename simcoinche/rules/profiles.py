@@ -468,7 +468,7 @@ def profile_of_run(meta: Mapping[str, Any]) -> Profile:
     if missing:
         raise InputError(f"the run's profile_fields do not describe a profile (missing "
                          f"{', '.join(missing)})")
-    return Profile(**{k: tuple(v) if isinstance(v, list) else v for k, v in recorded.items()})
+    return Profile(**recorded)  # (its lists become the tuples they stand for)
 
 
 def describe_profile(profile: Profile) -> str:

@@ -81,6 +81,15 @@ def check_overwrite(overwrite: Any, out: Any, name: str = "out") -> bool:
     return bool(overwrite)
 
 
+def refuse_unknown_keywords(kwargs: Any, known: Any, function: str) -> None:
+    """InputError naming the first keyword of ``kwargs`` that ``function`` does not take
+    (``known``), and those it takes: a misspelt option is refused, not dropped."""
+    unknown = sorted(set(kwargs) - set(known))
+    if unknown:
+        raise InputError(f"unknown argument {unknown[0]!r} of {function}; known: "
+                         + ", ".join(sorted(known)))
+
+
 def counted(n: int, noun: str) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1 (``"1 part"``, ``"1,000 parts"``)."""
     return f"{n:,} {noun}{'' if n == 1 else 's'}"

@@ -58,7 +58,7 @@ from simcoinche.players.faults import check_faults
 from simcoinche.players.registry import FITTED_BIDDERS
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile
-from simcoinche.runs.arguments import check_overwrite, counted
+from simcoinche.runs.arguments import check_overwrite, counted, refuse_unknown_keywords
 from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.results import (
     PARTIE_COLUMNS,
@@ -87,7 +87,6 @@ MAX_MAX_DONNES = 30_000          # n_donnes is stored as int16
 # lasts 12 donnes on average, 17 at most in 20,000); a block that needs more is played
 # again with four times the room.
 ROWS_PER_PARTIE = 24
-KIND = PARTIES_KIND
 
 
 def parties_schema(metadata: dict[str, Any] | None = None) -> pa.Schema:
@@ -163,7 +162,7 @@ class _PartiesPlan(_RunPlan):
         return [run_parties]
 
     def metadata(self) -> dict[str, Any]:
-        return {**self.base_metadata(), "kind": KIND, "target": self.profile.target,
+        return {**self.base_metadata(), "kind": PARTIES_KIND, "target": self.profile.target,
                 "dealer": "rotating: (partie + donne) mod 4",
                 "max_donnes": self.max_donnes}
 
@@ -309,12 +308,11 @@ def check_partie_equity(fields: Mapping[str, Any]) -> None:
     other rules: players heuristic and pimc weigh their calls by the shipped profile's
     equity table (its target, its end rules), which a profile built by hand that changes
     any rule does not have. ``fields``: a run plan's (:func:`.simulation._run_plan`)."""
-    for code, row in zip(fields["codes"].tolist(), fields["params"], strict=True):
-        if code in FITTED_BIDDERS and row[FB_SCORE_AWARE] != 0:
-            shipped_rules(fields["profile"], "the match equity tables that the score-aware "
-                          "bidder of players heuristic and pimc reads in a partie",
-                          "give them score_aware=0 (e.g. heuristic:score_aware=0)",
-                          partie=True)
+    if any(code in FITTED_BIDDERS and row[FB_SCORE_AWARE] != 0
+           for code, row in zip(fields["codes"].tolist(), fields["params"], strict=True)):
+        shipped_rules(fields["profile"], "the match equity tables that the score-aware "
+                      "bidder of players heuristic and pimc reads in a partie",
+                      "give them score_aware=0 (e.g. heuristic:score_aware=0)", partie=True)
 
 
 def _plan(n: Any, seed: Any, profile: Any, players: Any, threads: Any, chunk_size: Any,
@@ -436,10 +434,7 @@ def parties_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fede
     InputError
         As :func:`parties`, and for a keyword :func:`parties` does not take.
     """
-    unknown = sorted(set(kwargs) - _TO_FILE_OPTIONS)
-    if unknown:
-        raise InputError(f"unknown argument {unknown[0]!r} of parties_to_file; known: "
-                         + ", ".join(sorted(_TO_FILE_OPTIONS)))
+    refuse_unknown_keywords(kwargs, _TO_FILE_OPTIONS, "parties_to_file")
     if _check_engine(kwargs.pop("engine", "local")) == "dask":
         result = parties(n, seed, profile, players, out, engine="dask", **kwargs)
         assert isinstance(result, PartiesSummary)

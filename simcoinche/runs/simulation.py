@@ -63,6 +63,7 @@ from simcoinche.runs.arguments import (
     counted,
     output_path,
     positive_int,
+    refuse_unknown_keywords,
 )
 from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.compiling import (
@@ -657,10 +658,7 @@ def simulate_to_file(n: int, seed: int = 0, profile: str | Profile | None = "fed
     InputError
         As :func:`simulate`, and for a keyword :func:`simulate` does not take.
     """
-    unknown = sorted(set(kwargs) - _TO_FILE_OPTIONS)
-    if unknown:
-        raise InputError(f"unknown argument {unknown[0]!r} of simulate_to_file; known: "
-                         + ", ".join(sorted(_TO_FILE_OPTIONS)))
+    refuse_unknown_keywords(kwargs, _TO_FILE_OPTIONS, "simulate_to_file")
     plan = _plan(n, seed, profile, players, kwargs.get("threads"), kwargs.get("chunk_size"),
                  kwargs.get("dealer"), kwargs.get("record_play", False), kwargs.get("params"),
                  kwargs.get("dd", False))
