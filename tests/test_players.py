@@ -124,6 +124,18 @@ def test_parse_players_one_kind_or_one_per_team():
         parse_players("bot")
 
 
+def test_the_registry_names_colvers_bots_as_the_peer_module_plays_them():
+    # The registry's error names colver's bots (match only) without importing the module
+    # that plays them: both lists must be the same.
+    from simcoinche.players.peers import PEERS, is_peer
+    from simcoinche.players.registry import PEER_NAMES
+
+    assert tuple(PEERS) == PEER_NAMES
+    assert is_peer("Colver-ISDD:worlds=4") and not is_peer("colver-isd")
+    with pytest.raises(InputError, match="'colver-ismcts' is one of colver's bots"):
+        parse_players("colver-ismcts")
+
+
 # --- helpers ---------------------------------------------------------------------------
 
 

@@ -329,6 +329,12 @@ def test_cli_options_record_play_threads_players(tmp_path, capsys):
         (["-n", "99999999999999999999999"], "n must be at most 2**62 - 1"),
         (["-n", "10", "--profile", "nope"], "unknown profile 'nope'"),
         (["-n", "10", "--players", "genius"], "unknown player 'genius'"),
+        # colver's bots sit at match only: named as such, not as unknown players.
+        (["-n", "10", "--players", "colver-isdd,heuristic"],
+         "player 'colver-isdd' is one of colver's bots, which play only in `simcoinche "
+         "match`"),
+        (["-n", "10", "--players", "colver-isd"],
+         "unknown player 'colver-isd'; colver's bots are colver-ismcts, colver-isdd"),
         (["-n", "10", "--players", "random,random,random"], "give one kind or two"),
         (["-n", "10", "--threads", "0"], "threads must be a positive integer"),
         (["-n", "10", "--dealer", "4"], "dealer must be a seat 0..3"),

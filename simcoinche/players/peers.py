@@ -153,20 +153,10 @@ class PeerSpec:
 
 
 def is_peer(spec: str) -> bool:
-    """Whether the player spec names a peer bot (``colver-…``).
-
-    Raises
-    ------
-    InputError
-        For a spec that starts with ``colver`` but names none of its bots (a misspelt
-        ``colver-isdd``): the error lists colver's bots, not our players.
-    """
-    if not isinstance(spec, str):
-        return False
-    key = spec.partition(":")[0].strip().lower()
-    if key not in PEERS and key.startswith("colver"):
-        parse_peer_spec(spec)  # (raises, naming the bots)
-    return key in PEERS
+    """Whether the player spec names a peer bot (``colver-…``); a misspelt one is not,
+    and the player registry's error names colver's bots
+    (:func:`simcoinche.players.registry.get_player`)."""
+    return isinstance(spec, str) and spec.partition(":")[0].strip().lower() in PEERS
 
 
 def parse_peer_spec(spec: str) -> PeerSpec:

@@ -191,6 +191,10 @@ PIMC = PlayerKind(
 
 PLAYERS: dict[str, PlayerKind] = {p.name: p for p in (RANDOM, HEURISTIC, CLUB, PIMC)}
 DEFAULT_PLAYERS = "heuristic"
+#: colver's bots (:mod:`simcoinche.players.peers`, which plays them): they sit at
+#: ``match`` only, so a spec elsewhere that names one, or a misspelt one anywhere, is
+#: told so by :func:`get_player`'s error.
+PEER_NAMES = ("colver-ismcts", "colver-isdd")
 
 
 def get_player(name: str | PlayerKind) -> PlayerKind:
@@ -205,8 +209,22 @@ def get_player(name: str | PlayerKind) -> PlayerKind:
         return name
     key = str(name).strip().lower()
     if key not in PLAYERS:
-        raise InputError(f"unknown player {name!r}; available: " + ", ".join(PLAYERS))
+        raise InputError(_unknown_player(name, key))
     return PLAYERS[key]
+
+
+def _unknown_player(name: object, key: str) -> str:
+    """The error for a player name that is none of ours: colver's bots, which play in
+    ``match`` only, are named where the name is one of them or starts like them."""
+    ours = ", ".join(PLAYERS)
+    peers = ", ".join(PEER_NAMES)
+    if key in PEER_NAMES:
+        return (f"player {name!r} is one of colver's bots, which play only in "
+                f"`simcoinche match`; players here: {ours}")
+    if key.startswith("colver"):
+        return (f"unknown player {name!r}; colver's bots are {peers} (in `simcoinche "
+                f"match` only); our players: {ours}")
+    return f"unknown player {name!r}; available: {ours}"
 
 
 def parse_team_specs(spec: str | Sequence[str] | None

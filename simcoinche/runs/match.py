@@ -94,8 +94,6 @@ def match(a: str, b: str, deals: int | None = None, seed: int = 0,
     """
     if (deals is None) == (parties is None):
         raise InputError("give the number of deals or the number of parties (one of them)")
-    for spec in (a, b):
-        is_peer(spec)  # (a misspelt colver bot is refused first, naming colver's bots)
     dd = check_flag(dd, "dd")
     rows = check_flag(rows, "rows")
     check_overwrite(overwrite, out, "--out")
