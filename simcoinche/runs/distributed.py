@@ -58,13 +58,14 @@ import pyarrow.parquet as pq
 from simcoinche._kernels import kernel_source_digest
 from simcoinche._kernels.rng import seed_key
 from simcoinche.rules.errors import IllegalDecisionError, InputError, RunError
-from simcoinche.rules.profiles import Profile, describe_profile
+from simcoinche.rules.profiles import Profile
 from simcoinche.runs.arguments import check_flag, check_optional_flag, counted, output_path
 from simcoinche.runs.blocks import usable_cores
 from simcoinche.runs.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest
 from simcoinche.runs.simulation import (
     RunSummary,
     _plan,
+    new_summary,
     positive_int,
     writer_options,
 )
@@ -318,8 +319,7 @@ def run_task(plan: Any, key: int, index: int, start: int, rows: int, directory: 
     path = folder / part_name(index)
     tmp = folder / f"{path.name}.{uuid.uuid4().hex[:12]}.partial"
     sch = plan.schema(dict(meta))
-    summary = plan.summary_type(rows, 0.0, nthreads, plan.players, plan.profile.name,
-                                plan.seed, profile_text=describe_profile(plan.profile))
+    summary = new_summary(plan, rows, nthreads)
     chunk = min(plan.chunk, rows)
     buf = plan.buffers(chunk)
     run_key = np.uint64(key)
@@ -772,11 +772,9 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
     reused = len(tasks) - len(todo)
     nthreads = c.nthreads()
     summary_type = dataset_summary_type(plan.summary_type, plan.unit)
-    summary = summary_type(plan.n, 0.0, sum(nthreads.values()), plan.players,
-                           plan.profile.name, plan.seed, str(folder.path),
-                           profile_text=describe_profile(plan.profile),
-                           workers=len(nthreads), parts=len(tasks),
-                           parts_reused=reused, scheduler=name)
+    summary = new_summary(plan, plan.n, sum(nthreads.values()), str(folder.path),
+                          summary_type, workers=len(nthreads), parts=len(tasks),
+                          parts_reused=reused, scheduler=name)
     key = int(seed_key(np.uint64(plan.seed)))
     kernels = fingerprint["kernels"]
     window = 4 * max(1, summary.threads) + 4  # tasks in flight on the scheduler

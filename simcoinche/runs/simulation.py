@@ -188,6 +188,17 @@ class RunSummary(RunInfo):
         return "\n".join(lines)
 
 
+def new_summary(plan: Any, n: int, threads: int, path: str | None = None,
+                summary_type: type | None = None, **fields: Any) -> Any:
+    """The empty summary of a run of ``plan`` (its ``summary_type`` unless one is given):
+    ``n`` donnes or parties on ``threads`` threads, written to ``path``; the players, the
+    profile's name and text (:func:`.profiles.describe_profile`) and the seed from the
+    plan, any further field from ``fields``."""
+    return (summary_type or plan.summary_type)(
+        n, 0.0, threads, plan.players, plan.profile.name, plan.seed, path,
+        profile_text=describe_profile(plan.profile), **fields)
+
+
 def default_out(profile: str, seed: int, n: int) -> Path:
     """Default results path ``runs/simcoinche-<profile>-s<seed>-n<n>.parquet``."""
     return Path("runs") / f"simcoinche-{profile}-s{seed}-n{n}.parquet"
@@ -686,9 +697,7 @@ def _run(plan: Any, path: Path | None, progress: bool | None,
         # The rows kept, then their DataFrame: about twice their Arrow size.
         check_fits_in_memory(2 * plan.n * _row_bytes(sch), f"{plan.n:,} {plan.unit}",
                              "write them to a file (out=...) instead")
-    summary = plan.summary_type(plan.n, 0.0, plan.threads, plan.players, plan.profile.name,
-                                plan.seed, None if path is None else str(path),
-                                profile_text=describe_profile(plan.profile))
+    summary = new_summary(plan, plan.n, plan.threads, None if path is None else str(path))
     previous_threads = numba.get_num_threads()
     numba.set_num_threads(plan.threads)
     try:
