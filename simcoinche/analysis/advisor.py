@@ -62,7 +62,6 @@ from simcoinche.analysis.conditioned import (
     warm_filter,
 )
 from simcoinche.analysis.hand_odds import Deals, check_level, deals, plain_deal
-from simcoinche.players.bid_tables import shipped_rules
 from simcoinche.players.equity import EquityTable, shipped_table
 from simcoinche.players.faults import check_faults
 from simcoinche.rules.actions import COINCHE, PASS, SURCOINCHE, bid_code, format_action
@@ -73,6 +72,7 @@ from simcoinche.rules.profiles import (
     describe_profile,
     get_profile,
     profile_metadata,
+    shipped_rules,
 )
 from simcoinche.runs.compiling import ADVISE_COMPILE_S, prepare_kernels
 

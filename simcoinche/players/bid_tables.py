@@ -19,40 +19,9 @@ from simcoinche._kernels import bid_layout as BL
 from simcoinche._kernels.bid_layout import BT_LEN
 from simcoinche._kernels.bidder import table_key
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import PROFILES, Profile, get_profile, rules_changed
+from simcoinche.rules.profiles import Profile, get_profile
 
 TABLE_DIR = "data"
-
-
-def shipped_rules(profile: Profile | str | None, what: str, advice: str,
-                  partie: bool = False) -> Profile:
-    """The shipped profile whose fitted tables (``what``) serve ``profile``: one that plays
-    the same rules of a donne (and, with ``partie``, of a partie), its namesake first
-    (names and descriptions aside: a renamed copy is served too).
-
-    The package ships tables fitted for each shipped profile only; a profile built by hand
-    (``dataclasses.replace``) keeps its namesake's name, and its namesake's tables would
-    play other rules without a word.
-
-    Raises
-    ------
-    InputError
-        Naming the fields that differ from the namesake (or the profile without one), and
-        ``advice``.
-    """
-    prof = get_profile(profile)
-    namesake = PROFILES.get(prof.name.strip().lower())
-    others = [p for p in PROFILES.values() if p is not namesake]
-    for shipped in ([namesake] if namesake else []) + others:
-        if not rules_changed(prof, shipped, partie):
-            return shipped
-    if namesake is None:
-        raise InputError(f"{what} are fitted for the shipped profiles ("
-                         f"{', '.join(PROFILES)}), and profile {prof.name!r} plays the rules "
-                         f"of none of them: {advice}")
-    raise InputError(f"{what} are fitted for the shipped profile {namesake.name!r}; this "
-                     f"one, built by hand, changes "
-                     f"{', '.join(rules_changed(prof, namesake, partie))}: {advice}")
 
 
 def table_name(profile: Profile | str) -> str:

@@ -28,9 +28,8 @@ from typing import Any
 import numpy as np
 
 from simcoinche._kernels import layout as L
-from simcoinche.players.bid_tables import shipped_rules
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import Profile, get_profile, rules_changed
+from simcoinche.rules.profiles import Profile, get_profile, rules_changed, shipped_rules
 
 DATA_DIR = "data"
 QUANT = 65535

@@ -29,11 +29,10 @@ from simcoinche.players.bid_tables import (
     bid_tables,
     check_outcomes,
     check_tables,
-    shipped_rules,
 )
 from simcoinche.players.equity import shipped_table
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.rules.profiles import Profile, get_profile, shipped_rules
 
 
 @dataclass(frozen=True)

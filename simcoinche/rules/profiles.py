@@ -495,3 +495,35 @@ def rules_changed(profile: Profile, other: Profile, partie: bool = True) -> list
     ignored = LABEL_FIELDS | (frozenset() if partie else PARTIE_FIELDS)
     return [f.name for f in fields(Profile) if f.name not in ignored
             and getattr(profile, f.name) != getattr(other, f.name)]
+
+
+def shipped_rules(profile: Profile | str | None, what: str, advice: str,
+                  partie: bool = False) -> Profile:
+    """The shipped profile whose fitted tables (``what``: the bidding or the equity tables)
+    serve ``profile``: one that plays the same rules of a donne (and, with ``partie``, of
+    a partie), its namesake first (names and descriptions aside: a renamed copy is served
+    too).
+
+    The package ships tables fitted for each shipped profile only; a profile built by hand
+    (``dataclasses.replace``) keeps its namesake's name, and its namesake's tables would
+    play other rules without a word.
+
+    Raises
+    ------
+    InputError
+        Naming the fields that differ from the namesake (or the profile without one), and
+        ``advice``.
+    """
+    prof = get_profile(profile)
+    namesake = PROFILES.get(prof.name.strip().lower())
+    others = [p for p in PROFILES.values() if p is not namesake]
+    for shipped in ([namesake] if namesake else []) + others:
+        if not rules_changed(prof, shipped, partie):
+            return shipped
+    if namesake is None:
+        raise InputError(f"{what} are fitted for the shipped profiles ("
+                         f"{', '.join(PROFILES)}), and profile {prof.name!r} plays the rules "
+                         f"of none of them: {advice}")
+    raise InputError(f"{what} are fitted for the shipped profile {namesake.name!r}; this "
+                     f"one, built by hand, changes "
+                     f"{', '.join(rules_changed(prof, namesake, partie))}: {advice}")

@@ -53,11 +53,10 @@ from simcoinche._kernels.partie_layout import (
     PT_WINNER,
 )
 from simcoinche._kernels.score_bid import FB_SCORE_AWARE
-from simcoinche.players.bid_tables import shipped_rules
 from simcoinche.players.faults import check_faults
 from simcoinche.players.registry import FITTED_BIDDERS
 from simcoinche.rules.errors import InputError
-from simcoinche.rules.profiles import Profile
+from simcoinche.rules.profiles import Profile, shipped_rules
 from simcoinche.runs.arguments import check_overwrite, counted, refuse_unknown_keywords
 from simcoinche.runs.blocks import share_blocks
 from simcoinche.runs.results import (
