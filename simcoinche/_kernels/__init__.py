@@ -42,9 +42,10 @@ def kernel_source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def _configure_cache() -> None:
-    """Point numba at the cache folder; where it cannot be used, the first compile says
-    so (:mod:`.cache_guard`) instead of numba falling back to another folder."""
+def _configure_cache() -> str:
+    """Point numba at the cache folder; return why it cannot be used ("" when it can),
+    which the first compile says (:mod:`.cache_guard`) instead of numba falling back to
+    another folder."""
     if numba.config.CACHE_DIR:
         # The user chose a cache location (NUMBA_CACHE_DIR).
         path, variable = numba.config.CACHE_DIR, "NUMBA_CACHE_DIR"
@@ -58,13 +59,14 @@ def _configure_cache() -> None:
         numba.config.CACHE_DIR = path
     problem = cache_guard.folder_problem(path)
     if problem:
-        cache_guard.PROBLEM = (f"cannot write compiled kernels to {path!r} ({problem}); "
-                               f"set {variable} to a writable folder")
+        return (f"cannot write compiled kernels to {path!r} ({problem}); set {variable} "
+                "to a writable folder")
+    return ""
 
 
 from simcoinche._kernels import cache_guard, compile_lock, faster_compile  # noqa: E402
 
-_configure_cache()
+_cache_problem = _configure_cache()
 faster_compile.install()  # (before any kernel compiles)
 compile_lock.install()
-cache_guard.install()
+cache_guard.install(_cache_problem)

@@ -30,9 +30,6 @@ class KernelCacheError(OSError):
     """The compiled-kernel cache folder cannot be used."""
 
 
-#: Why this process's cache folder cannot be used ("" when it can): set by
-#: :func:`simcoinche._kernels._configure_cache`, raised at a cached kernel's first compile.
-PROBLEM = ""
 #: The damaged cache files met in this process (each said once).
 DAMAGED: set[str] = set()
 
@@ -78,9 +75,13 @@ def _damaged(path: str, exc: BaseException) -> None:
                          f"damaged ({type(exc).__name__}): compiling that kernel again\n")
 
 
-def install() -> None:
+def install(problem: str) -> None:
     """Wrap numba's ``Dispatcher.enable_caching`` (the folder check) and its cache files'
-    ``_load_index`` / ``_load_data`` (damaged files read as missing). Idempotent."""
+    ``_load_index`` / ``_load_data`` (damaged files read as missing). Idempotent.
+
+    ``problem``: why this process's cache folder cannot be used ("" when it can, as
+    :func:`simcoinche._kernels._configure_cache` found it), raised at every cached
+    kernel's first compile."""
     from numba.core import caching, dispatcher
 
     original_enable = dispatcher.Dispatcher.enable_caching
@@ -93,8 +94,8 @@ def install() -> None:
         # Where the folder cannot be used, numba would pick another one, or raise "no
         # locator available" here, where the kernel is defined, when none is writable.
         # Instead the kernel's first compile (or load) says which folder and why.
-        if PROBLEM:
-            self._cache = _RefusingCache(PROBLEM)
+        if problem:
+            self._cache = _RefusingCache(problem)
             return None
         return original_enable(self)
 
