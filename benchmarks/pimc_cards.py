@@ -28,6 +28,7 @@ import random
 import sys
 import time
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -136,8 +137,7 @@ def run(n: int, worlds: int, progress: bool = True) -> dict[str, Any]:
     same_card = 0
     same_stream = 0
     by_trick: dict[int, list[float]] = {}
-    done = 0
-    for hand, legal, trick, k, info, st in decisions(r):
+    for done, (hand, legal, trick, k, info, st) in enumerate(islice(decisions(r), n), 1):
         st_full = st.copy()
         t0 = time.perf_counter()
         a = P.pimc_card(together, hand, legal, trick, k, info, params, 0, prof, st)
@@ -152,11 +152,8 @@ def run(n: int, worlds: int, progress: bool = True) -> dict[str, Any]:
         row[2] += t2 - t1
         same_card += int(a == b)
         same_stream += int((st == st_full).all())
-        done += 1
         if progress and done % 50 == 0:
             print(f"pimc_cards: {done}/{n} decisions", file=sys.stderr, flush=True)
-        if done == n:
-            break
     return {
         "decisions": n,
         "worlds": worlds,
