@@ -44,6 +44,7 @@ whatever the play.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -86,17 +87,22 @@ Z95 = 1.959963984540054
 #: rows ``PC_TRICKS``, ``PC_CARD_POINTS``, ``PC_ANNOUNCE``, ``PC_BELOTE`` and
 #: ``PC_TAKER_TRICKS`` of :mod:`simcoinche._kernels.batch` (scoring reads only those).
 #: The keyword ``names`` (the model players' kind names per team) names them in the
-#: error of a replaced decision; :func:`play_dd` also takes ``for_sweep`` (the rows of
-#: générales, played apart).
+#: error of a replaced decision, ``start`` is the stream index of row 0 (rows played in
+#: chunks draw what they would in one call); :func:`play_dd` also takes ``for_sweep``
+#: (the rows of générales, played apart).
 PlayMode = Callable[..., np.ndarray]
+#: Distinct plays per call of a slow play mode (double dummy, PIMC), between two moves of
+#: the progress bar; the chunks draw the streams of one call, so the advice is the same.
+PLAY_CHUNK = 64
 
 
 def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
                    kind: np.ndarray, codes: np.ndarray, params: np.ndarray,
-                   prof: np.ndarray, names: Sequence[str] | None = None) -> np.ndarray:
+                   prof: np.ndarray, names: Sequence[str] | None = None,
+                   start: int = 0) -> np.ndarray:
     """The model players' own card play (``--play heuristic``), as in a simulation.
 
-    Row ``r`` draws from the players' stream of index ``r`` of ``run_key``
+    Row ``r`` draws from the players' stream of index ``start + r`` of ``run_key``
     (:func:`simcoinche._kernels.batch.play_contracts`).
     """
     from simcoinche._kernels.batch import Contracts, play_contracts
@@ -109,26 +115,27 @@ def play_heuristic(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np
     pc = np.empty((PC_LEN, m), dtype=np.int32)
     if m:
         # Level 0, not coinched: card play reads neither, scoring is redone per action.
-        play_contracts(run_key, np.int64(0), hands,
+        play_contracts(run_key, np.int64(start), hands,
                        Contracts(np.full(m, dealer, dtype=np.int8), taker,
                                  np.zeros(m, dtype=np.int8), kind, np.ones(m, dtype=np.int8)),
                        Players(codes, params, NO_KINDS), prof, pc, think_arg(codes))
         check_faults(pc[PC_FAULTS], codes if names is None else names, prof,
-                     lambda j: f"final contract {j}")
+                     lambda j: f"final contract {start + j}")
     return pc
 
 
 def play_pimc(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
               kind: np.ndarray, codes: np.ndarray, params: np.ndarray, prof: np.ndarray,
               overrides: Mapping[str, float] | None = None,
-              names: Sequence[str] | None = None) -> np.ndarray:
+              names: Sequence[str] | None = None, start: int = 0) -> np.ndarray:
     """The final contracts played by ``pimc`` seats at all four seats (``--play pimc``).
 
     Each team's card play is the PIMC player's (:mod:`simcoinche._kernels.pimc`), with
     the team's own parameters where the team's model player is ``heuristic``, ``club`` or
     ``pimc`` (PIMC's parameters are the heuristic's plus ``worlds``), then ``overrides`` (from
     ``--play pimc:worlds=N``); a ``random`` team's card play becomes PIMC's defaults.
-    Row ``r`` draws its worlds from the players' stream of index ``r`` of ``run_key``, as
+    Row ``r`` draws its worlds from the players' stream of index ``start + r`` of
+    ``run_key``, as
     ``odds --players pimc`` does (:func:`play_heuristic` with PIMC codes).
     """
     from simcoinche.players.registry import PIMC, PLAYERS, param_array, params_dict
@@ -144,13 +151,14 @@ def play_pimc(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndar
                if pk.name in ("heuristic", "club", "pimc") else {})
         rows[t] = param_array(PIMC, {**own, **(overrides or {})})
     pimc_codes = np.full(2, PIMC.code, dtype=codes.dtype)
-    return play_heuristic(run_key, hands, dealer, taker, kind, pimc_codes, rows, prof)
+    return play_heuristic(run_key, hands, dealer, taker, kind, pimc_codes, rows, prof,
+                          start=start)
 
 
 def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
             kind: np.ndarray, codes: np.ndarray, params: np.ndarray,
             prof: np.ndarray, names: Sequence[str] | None = None,
-            for_sweep: np.ndarray | None = None) -> np.ndarray:
+            for_sweep: np.ndarray | None = None, start: int = 0) -> np.ndarray:
     """The final contracts played double dummy (``--play dd``), as ``odds --play dd``.
 
     Every distinct (deal, contract kind) is solved once (all hands visible, perfect
@@ -165,7 +173,7 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
 
     Parameters
     ----------
-    run_key, codes, params, names
+    run_key, codes, params, names, start
         As for every play mode (:data:`PlayMode`); not read.
     hands : uint32[m, 4]
         The deal of each row.
@@ -263,6 +271,16 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
         pc[PC_BELOTE, j] = bel[0]
         pc[PC_BELOTE + 1, j] = bel[1]
     return pc
+
+
+def _progress(total: int, enabled: bool | None):
+    """The card play's bar on stderr (``enabled`` None: when stderr is a terminal)."""
+    from tqdm import tqdm
+
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    return tqdm(total=total, unit=" plays", unit_scale=True, disable=not enabled,
+                file=sys.stderr, dynamic_ncols=True, desc="card play")
 
 
 def _generale_value(prof: np.ndarray) -> int:
@@ -621,11 +639,13 @@ def play_keys(contracts: np.ndarray, sweep_level: int | None) -> Plays:
 
 def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
              cands: Sequence[int], codes: np.ndarray, rows: np.ndarray, prof: Profile,
-             play_fn: PlayMode = play_heuristic, names: Sequence[str] | None = None
-             ) -> Outcomes:
+             play_fn: PlayMode = play_heuristic, names: Sequence[str] | None = None,
+             progress: bool | None = False) -> Outcomes:
     """Finish the auction after each candidate on each kept deal, play and score it
     (:class:`Outcomes`). Runs on the current numba thread count. ``names`` (the model
-    players' kind names per team) name them in the error of a replaced decision.
+    players' kind names per team) name them in the error of a replaced decision; a slow
+    play mode (any but ``play_heuristic``) plays in chunks of :data:`PLAY_CHUNK` with a
+    progress bar on stderr (``progress`` None: when stderr is a terminal).
     """
     from simcoinche._kernels.auction_filter import (
         BLOCK,
@@ -636,7 +656,7 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     )
     from simcoinche._kernels.donne import Players
     from simcoinche._kernels.kinds import kinds_of
-    from simcoinche._kernels.layout import PC_TRICKS
+    from simcoinche._kernels.layout import PC_LEN, PC_TRICKS
     from simcoinche.runs.blocks import share_blocks
 
     packed = prof.packed
@@ -665,9 +685,17 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     # lower contracts' points line does not say. (Only play_dd takes the keyword.)
     apart = play_fn is play_dd and prof.generale_value > 0
     plays = play_keys(contracts, prof.n_levels - 1 if apart else None)
-    extra = {"for_sweep": plays.for_sweep} if apart else {}
-    pc = play_fn(run_key, np.ascontiguousarray(kept.hands[plays.deal]), observed.dealer,
-                 plays.taker, plays.kind, codes, rows, packed, names=names, **extra)
+    n_plays = len(plays.taker)
+    step = n_plays if play_fn is play_heuristic else PLAY_CHUNK
+    pc = np.empty((PC_LEN, n_plays), dtype=np.int32)
+    with _progress(n_plays, progress if step < n_plays else False) as bar:
+        for lo in range(0, n_plays, max(step, 1)):
+            part = slice(lo, min(n_plays, lo + step))
+            extra = {"for_sweep": plays.for_sweep[part]} if apart else {}
+            pc[:, part] = play_fn(run_key, np.ascontiguousarray(kept.hands[plays.deal[part]]),
+                                  observed.dealer, plays.taker[part], plays.kind[part], codes,
+                                  rows, packed, names=names, start=lo, **extra)
+            bar.update(part.stop - lo)
     play_col = plays.column
     diff = np.empty((m, n), dtype=np.int32)
     made = np.empty((m, n), dtype=np.int8)
@@ -683,7 +711,7 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
 
 def _unplayed(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarray,
               kind: np.ndarray, codes: np.ndarray, params: np.ndarray, prof: np.ndarray,
-              names: Sequence[str] | None = None) -> np.ndarray:
+              names: Sequence[str] | None = None, start: int = 0) -> np.ndarray:
     """A play mode that plays nothing: :func:`play_heuristic`'s output, every row 0 (for
     :func:`warm_continuations`, which compiles the scoring without the card play)."""
     from simcoinche._kernels.layout import PC_LEN
@@ -832,7 +860,8 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
         t0 = time.perf_counter()
         kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
                          progress=progress, names=names)
-        res = evaluate(key, kept, observed, cands, codes, rows, prof, play_fn, names)
+        res = evaluate(key, kept, observed, cands, codes, rows, prof, play_fn, names,
+                       progress)
         contracts, diff, made = res.contracts, res.diff, res.made
         p_win = None if table is None else partie_chances(res, table, score, observed)
     finally:
