@@ -108,6 +108,28 @@ def test_refuses_a_non_empty_directory_without_overwrite(run, tmp_path):
     assert rep.markdown.exists() and (out / "keep.txt").read_text() == "mine"
 
 
+def test_overwrite_removes_the_files_an_earlier_report_wrote_and_this_one_does_not(
+        run, tmp_path):
+    # A report written over another left the other's plots (and, over a parties report,
+    # its tables) beside a report.md that said "not drawn": files of another run.
+    out = tmp_path / "r"
+    first = write_report(run, out, min_count=30)
+    drawn = {p.name for p in first.plots}
+    (out / "keep.txt").write_text("mine")
+    second = write_report(run, out, overwrite=True, min_count=10**9)
+    assert {p.name for p in second.plots} < drawn
+    on_disk = {p.name for p in out.iterdir()}
+    assert on_disk == {"keep.txt", second.markdown.name,
+                       *(p.name for p in second.tables.values()),
+                       *(p.name for p in second.plots)}
+    parties = tmp_path / "p.parquet"
+    simcoinche.parties(40, seed=2, out=parties, progress=False)
+    third = write_report(parties, out, overwrite=True)
+    assert {p.name for p in out.iterdir()} == {"keep.txt", third.markdown.name,
+                                               *(p.name for p in third.tables.values()),
+                                               *(p.name for p in third.plots)}
+
+
 def test_small_groups_are_left_out_with_notes_not_errors(run, tmp_path):
     rep = write_report(run, tmp_path / "r", min_count=10**9)
     # Nothing reaches the threshold: tables keep their columns but no plot can be drawn.

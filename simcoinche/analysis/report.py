@@ -173,7 +173,9 @@ def _staged(out: Path) -> Iterator[Path]:
     that fails leaves ``out`` as it was: no half-written report, no empty directory.
     Every file it would replace is checked first (a directory or a read-only file of
     the same name is an InputError naming it); a failed write is a RunError of one
-    line."""
+    line. Files of an earlier report in ``out`` that this one does not write (a plot
+    not drawn this time, the tables of a report of the other kind) are removed, so
+    that no file of another run passes for this one's; other files are left alone."""
     anchor = out
     while not anchor.exists() and anchor != anchor.parent:
         anchor = anchor.parent
@@ -188,6 +190,8 @@ def _staged(out: Path) -> Iterator[Path]:
         except OSError as exc:
             raise RunError(f"cannot write the report: {exc.strerror or exc}") from None
         names = sorted((q.name for q in stage.iterdir()), key=lambda n: n == "report.md")
+        stale = [out / name for name in sorted(_report_files() - set(names))
+                 if (out / name).is_file() and not (out / name).is_symlink()]
         for name in names:
             dest = out / name
             if dest.is_symlink() or (dest.exists() and not dest.is_file()):
@@ -199,6 +203,8 @@ def _staged(out: Path) -> Iterator[Path]:
                 out.parent.mkdir(parents=True, exist_ok=True)
                 os.rename(stage, out)
             else:
+                for path in stale:
+                    path.unlink()
                 for name in names:
                     os.replace(stage / name, out / name)
         except OSError as exc:
@@ -206,6 +212,13 @@ def _staged(out: Path) -> Iterator[Path]:
                            f"{exc.strerror or exc}") from None
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _report_files() -> frozenset[str]:
+    """Every file name a report writes: of donnes (its tables, plots and ``report.md``)
+    or of parties (overview, win probability)."""
+    return frozenset({"report.md", *(f"{name}.csv" for name in TABLES), *PLOT_CAPTIONS,
+                      "overview.csv", f"{TABLE_NAME}.csv", f"{TABLE_NAME}.png"})
 
 
 def _moved(rep: Report, out: Path) -> Report:
@@ -408,7 +421,9 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
     out_dir : path-like
         Output directory; created if missing. Must be empty unless ``overwrite``.
     overwrite : bool
-        Write into a non-empty directory (files of the same names are replaced).
+        Write into a non-empty directory: files of the same names are replaced, and the
+        files of an earlier report that this one does not write are removed (other files
+        are kept).
     min_count : int
         Groups (and plot lines/cells) with fewer played donnes are left out.
 

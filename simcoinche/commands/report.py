@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="results written by simcoinche simulate or simcoinche parties")
     p.add_argument("--out", required=True, metavar="DIR", help="output directory")
     p.add_argument("--overwrite", action="store_true",
-                   help="write into a non-empty directory")
+                   help="write into a non-empty directory (an earlier report's files "
+                   "are replaced or removed; other files are kept)")
     p.add_argument("--min-count", type=integer, default=100, metavar="N",
                    help="leave out groups with fewer played donnes (default 100)")
     p.set_defaults(func=run)
