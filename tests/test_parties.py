@@ -641,6 +641,9 @@ def test_a_dask_output_that_is_not_a_path_is_refused(out, culprit):
     (lambda t: t.set_column(t.schema.get_field_index("winner"), "winner",
                             pa.array(["0"] * t.num_rows, pa.string())),
      "column 'winner' is string, a simcoinche run writes int8"),
+    # (A dropped column every parties run writes was called an unknown column.)
+    (lambda t: t.drop_columns(["winner"]),
+     "column 'winner' is missing from"),
 ])
 def test_a_parties_file_rewritten_by_another_program_is_refused(tmp_path, change, culprit):
     """A winner 7 gave a report of 0 % wins for both teams, exit 0; a winner as text a

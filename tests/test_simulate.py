@@ -685,6 +685,30 @@ def test_a_file_without_checksums_or_run_metadata_still_reads(tmp_path):
     assert len(read_results(tmp_path / "pandas.parquet")) == (df.dealer == 1).sum()
 
 
+def test_a_run_missing_a_column_every_run_writes_is_refused_when_read_whole(tmp_path):
+    """A run with 'made' dropped (its metadata kept) read as a 24-column table, which the
+    report then refused; reading it whole says it was changed, as asking for the column
+    does."""
+    path = _rewritten(tmp_path, "no-made.parquet", lambda t: t.drop_columns(["made"]))
+    for columns in (None, ["made", "taker"]):
+        with pytest.raises(InputError, match=r"column 'made' is missing from .*: the file "
+                                             "was changed since its run wrote it"):
+            read_results(path, columns)
+    # A column the run was not asked to write is not missing.
+    assert "play" not in read_results(_rewritten(tmp_path, "same.parquet", lambda t: t))
+
+
+def test_a_parquet_file_of_another_program_is_refused_not_read(tmp_path):
+    """A Parquet file with no simcoinche metadata and none of the results columns read
+    as a DataFrame of its own columns; read_metadata and report refused it."""
+    path = tmp_path / "other.parquet"
+    pd.DataFrame({"a": [1, 2], "b": [3, 4]}).to_parquet(path)
+    with pytest.raises(InputError, match="'.*other.parquet' is not a simcoinche run: it has "
+                                         r"no simcoinche metadata and none of its columns "
+                                         r"\(a, b\) is a results column"):
+        read_results(path)
+
+
 def test_missing_values_in_a_run_are_refused_in_one_line(tmp_path):
     """A missing donne index gave pyarrow's ArrowInvalid traceback, a taker column all
     missing a TypeError, and some missing takers read as passed-out donnes."""

@@ -513,8 +513,10 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None,
         Unknown column, a file that cannot be read (a page whose checksum fails), or an
         incomplete dataset directory or one whose parts changed since the run; rows that
         are not the run's (:func:`_check_rows`: their count, order, types, missing values
-        and ranges); ``dd`` on a run written without ``--dd``; a ``dd`` that is not True
-        or False.
+        and ranges), or a column every run writes missing (:func:`_check_columns`); a
+        Parquet file without simcoinche metadata and with none of the results columns
+        (another program's; a run filtered and saved by pandas reads as it is); ``dd`` on
+        a run written without ``--dd``; a ``dd`` that is not True or False.
     """
     dd = check_flag(dd, "dd")
     columns = _column_names(columns)
@@ -712,6 +714,44 @@ def _run_metadata(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     return _file_metadata(md, path) if METADATA_KEY in md else None
 
 
+def _written_by_every_run(meta: dict[str, Any] | None) -> set[str]:
+    """The columns every run of the metadata's kind writes (``--record-play``'s and
+    ``--dd``'s aside); none for a file without run metadata or a kind of its own."""
+    columns = None if meta is None else _row_columns(meta.get("kind"))
+    return set() if columns is None else {c.name for c in columns
+                                          if not c.record_only and c.dd_kind < 0}
+
+
+def _check_columns(where: str, meta: dict[str, Any] | None, available: set[str],
+                   columns: list[str] | None) -> None:
+    """The columns asked (``columns``; None: all) can be read from a file holding
+    ``available``: a column every run of its kind writes is there (else the file was
+    changed since its run), a column asked is one of the file's (else it says why it is
+    not), and a file without run metadata holds at least one results column (else it is
+    another program's file, not a run read as it is)."""
+    always = _written_by_every_run(meta)
+    results_columns = set(_COLUMN_BY_NAME) | {c.name for c in PARTIE_COLUMNS}
+    if meta is None and not available & results_columns:
+        shown = ", ".join(sorted(available)[:5]) + (", …" if len(available) > 5 else "")
+        raise InputError(f"{where!r} is not a simcoinche run: it has no simcoinche metadata "
+                         f"and none of its columns ({shown}) is a results column")
+    missing = sorted((always if columns is None else always & set(columns)) - available)
+    if missing:
+        raise InputError(f"column {missing[0]!r} is missing from {where!r}: the file was "
+                         "changed since its run wrote it")
+    for name in columns or ():
+        if name in available:
+            continue
+        if name in _COLUMN_BY_NAME and _COLUMN_BY_NAME[name].record_only:
+            raise InputError(f"column {name!r} is not in {where!r} (written without "
+                             "--record-play)")
+        if name in DD_COLUMN_NAMES:
+            raise InputError(f"column {name!r} is not in {where!r} (written without --dd)")
+        raise InputError(f"unknown column {name!r} in {where!r}; see "
+                         "simcoinche.runs.results.COLUMNS (donnes) or "
+                         "simcoinche.runs.results.PARTIE_COLUMNS (parties)")
+
+
 def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
                ) -> pa.Table:
     """:func:`read_results` as an Arrow table (no pandas conversion, nothing tidied):
@@ -723,27 +763,8 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
     try:
         files = ([os.fspath(f) for f in dataset_files(path)] if Path(path).is_dir()
                  else [os.fspath(path)])
-        if columns is not None:
-            first = pq.read_schema(files[0])
-            available = set(first.names)
-            donnes = meta is not None and meta.get("kind") is None
-            for name in columns:
-                if name in available:
-                    continue
-                if name in _COLUMN_BY_NAME and _COLUMN_BY_NAME[name].record_only:
-                    raise InputError(f"column {name!r} is not in {os.fspath(path)!r} "
-                                     "(written without --record-play)")
-                if name in DD_COLUMN_NAMES:
-                    raise InputError(f"column {name!r} is not in {os.fspath(path)!r} "
-                                     "(written without --dd)")
-                if name in _COLUMN_BY_NAME and donnes:
-                    # Every run of donnes writes it: removed since.
-                    raise InputError(f"column {name!r} is missing from "
-                                     f"{os.fspath(path)!r}: the file was changed since "
-                                     "its run wrote it")
-                raise InputError(f"unknown column {name!r} in {os.fspath(path)!r}; see "
-                                 "simcoinche.runs.results.COLUMNS (donnes) or "
-                                 "simcoinche.runs.results.PARTIE_COLUMNS (parties)")
+        available = set(pq.read_schema(files[0]).names)
+        _check_columns(os.fspath(path), meta, available, columns)
         if Path(path).is_dir():
             import pyarrow.dataset as pads  # here: it imports pandas, which a run does not need
 
