@@ -341,6 +341,8 @@ def test_cli_options_record_play_threads_players(tmp_path, capsys):
         (["-n", "10", "--out", "{tmp}/no/such/dir/x.parquet"], "does not exist"),
         (["-n", "10", "--out", "{tmp}"], "is a directory"),
         (["-n", "10", "--out", "/dev/null/x.parquet"], "is not a directory"),
+        # A folder meant: Path drops the slash, and a file "newdir" was written.
+        (["-n", "10", "--out", "{tmp}/newdir/"], "ends with a slash: give a file name"),
         (["-n", "10", "--out", ""], "output path is empty"),
         (["-n", "ten"], "invalid"),
     ],

@@ -323,10 +323,15 @@ def pimc_lead_arguments(profile: str = "federal") -> tuple[Any, ...]:
 def _check_out(out: str | os.PathLike[str], overwrite: bool, default: bool) -> Path:
     """The output file ``out``, checked before any work: not a directory, not something
     the final rename would replace without writing to it (a symbolic link, even a broken
-    one, a device, a pipe), not an existing file unless ``overwrite``, in a writable
-    directory (created when ``default``: the default output's folder)."""
+    one, a device, a pipe), not a name ending in a slash (a folder meant: ``Path`` drops
+    the slash and a file of that name was written), not an existing file unless
+    ``overwrite``, in a writable directory (created when ``default``: the default
+    output's folder)."""
     overwrite = check_flag(overwrite, "overwrite")
     path = output_path(out)
+    if os.fspath(out).endswith(("/", os.sep)):
+        raise InputError(f"output {os.fspath(out)!r} ends with a slash: give a file name "
+                         "(the output is one Parquet file)")
     if len(path.name.encode()) > 250:
         raise InputError(f"output file name is too long ({len(path.name.encode())} bytes; "
                          "at most 250 with its .partial)")
