@@ -239,6 +239,26 @@ def test_auction_changes_the_odds_the_expected_way():
     assert 0 < over.acceptance < partner.acceptance < 1
 
 
+def test_odds_mark_the_bids_the_auction_no_longer_allows():
+    # After 80H 90S, seat 2 cannot bid 80H or 90H: odds gave them unmarked, as if
+    # biddable ("80H ... made in 92.0 %"), in the table, the one-line answer and --json.
+    over = odds(HAND, seat=2, trump="H", samples=40, seed=2, auction="80H 90S",
+                progress=False)
+    assert [over.legal_now(1, lv.level) for lv in over.kind("H").levels][:3] == \
+        [False, False, True]
+    assert over.line("H", 80).endswith("; no longer a legal bid after this auction")
+    assert "no longer" not in over.line("H", 100)
+    rows = over.table().splitlines()
+    assert rows[-1].startswith("* no longer a legal bid after this auction")
+    assert [r.split()[0] for r in rows if r.endswith("*")] == ["80", "90"]
+    levels = over.to_dict()["contracts"][0]["levels"]
+    assert [lv["legal_now"] for lv in levels[:3]] == [False, False, True]
+    # Without an auction every bid is open: no mark, no key.
+    plain = odds(HAND, seat=2, trump="H", samples=40, seed=2, progress=False)
+    assert plain.legal_now(1, 0) is None and "*" not in plain.table()
+    assert "legal_now" not in plain.to_dict()["contracts"][0]["levels"][0]
+
+
 def test_too_low_acceptance_stops_with_one_line_suggesting_fewer_samples():
     with pytest.raises(InputError) as err:
         odds(HAND, seat=2, auction="80H 90S", samples=20_000, max_draws=200_000,

@@ -61,6 +61,7 @@ from simcoinche.analysis.conditioned import (
 )
 from simcoinche.analysis.intervals import wilson_interval
 from simcoinche.players.faults import check_faults
+from simcoinche.rules.actions import bid_code
 from simcoinche.rules.cards import (
     CONTRACT_KIND_NAMES,
     SUIT_NAMES,
@@ -390,6 +391,14 @@ class OddsResult:
                 return ko
         raise InputError(f"contract {name!r} was not played")
 
+    def legal_now(self, kind: int, level: int) -> bool | None:
+        """Whether the seat may still bid ``level`` of ``kind`` after the auction given
+        (None without one). The odds of a bid it can no longer make are still those of
+        the contract given what the auction says, and are marked as such."""
+        if self.auction is None:
+            return None
+        return self.auction.state().check(bid_code(level, kind)) == 0
+
     def level(self, kind: str | int, value: str | int) -> LevelOdds:
         """P(made) of one bid, e.g. ``result.level("H", 100)``."""
         ko = self.kind(kind)
@@ -412,7 +421,8 @@ class OddsResult:
         ``quantiles`` in percent → value, ``histogram`` with ``bin_width``, ``start``,
         ``counts``), ``all_tricks`` (deals in which the takers won every trick) and
         ``levels``: per bid ``bid`` (token such as ``100H``), ``value``, ``made``, ``n``,
-        ``p``, ``low``, ``high``.
+        ``p``, ``low``, ``high``, and with an auction ``legal_now`` (false for a bid the
+        auction no longer allows: :meth:`legal_now`).
         """
         d = self.deals
         give = {str(s): format_mask(d.given[s]) for s in range(4)
@@ -442,7 +452,10 @@ class OddsResult:
                 "all_tricks": ko.all_tricks,
                 "levels": [{"bid": f"{lv.label}{ko.name}", "value": lv.value,
                             "made": lv.made, "n": lv.n, "p": lv.p, "low": lv.low,
-                            "high": lv.high} for lv in ko.levels],
+                            "high": lv.high,
+                            **({} if self.auction is None else
+                               {"legal_now": self.legal_now(ko.kind, lv.level)})}
+                           for lv in ko.levels],
             } for ko in self.kinds],
         }
 
@@ -480,8 +493,15 @@ class OddsResult:
             cells = []
             for ko in self.kinds:
                 lv = ko.levels[i]
-                cells.append(f"{100 * lv.p:5.1f} [{100 * lv.low:5.1f}, {100 * lv.high:5.1f}]")
+                legal = self.legal_now(ko.kind, lv.level)
+                mark = "" if legal is None else (" " if legal else "*")
+                cells.append(f"{100 * lv.p:5.1f} [{100 * lv.low:5.1f}, {100 * lv.high:5.1f}]"
+                             f"{mark}")
             lines.append(f"{label:<14}" + "".join(f"{c:>{w}}" for c in cells))
+        if any(self.legal_now(ko.kind, lv.level) is False for ko in self.kinds
+               for lv in ko.levels):
+            lines.append("* no longer a legal bid after this auction (the odds of the "
+                         "contract, given what the auction says)")
         return "\n".join(lines)
 
     def line(self, kind: str | int, value: str | int) -> str:
@@ -490,9 +510,12 @@ class OddsResult:
         lv = self.level(kind, value)
         given = ("" if not (self.auction and self.auction.codes) else
                  f", after {self.auction.describe()}")
+        late = ("; no longer a legal bid after this auction"
+                if self.legal_now(ko.kind, lv.level) is False else "")
         return (f"{lv.label}{ko.name} with {format_mask(self.deals.hand)} (seat "
                 f"{self.deals.seat}, dealer {self.dealer}{given}): made in {100 * lv.p:.1f} % "
-                f"of {lv.n:,} deals (95 % interval {100 * lv.low:.1f}–{100 * lv.high:.1f} %)")
+                f"of {lv.n:,} deals (95 % interval {100 * lv.low:.1f}–{100 * lv.high:.1f} %)"
+                f"{late}")
 
 
 def _parse_kinds(trump: str | int | Iterable[str | int] | None, profile: Any
