@@ -307,3 +307,20 @@ def test_api_arguments_of_the_wrong_type_are_one_line_input_errors(kwargs, culpr
     with pytest.raises(InputError) as exc:
         odds(args.pop("hand"), **args)
     assert culprit in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_odds_in_python_default_to_the_commands_sample_for_double_dummy(monkeypatch,
+                                                                        capsys):
+    # simcoinche.odds(hand, play="dd") drew 10,000 deals where `odds --play dd` draws
+    # 2,000: five times the time for the same question. Both now take DEFAULT_SAMPLES_DD.
+    from simcoinche.analysis import hand_odds
+
+    monkeypatch.setattr(hand_odds, "DEFAULT_SAMPLES_DD", 3)
+    monkeypatch.setattr(hand_odds, "DEFAULT_SAMPLES", 5)
+    hand = "JH 9H AH TH KS 7C 8D AD"
+    assert odds(hand, trump="H", play="dd", progress=False).samples == 3
+    assert odds(hand, trump="H", progress=False).samples == 5
+    capsys.readouterr()
+    assert main(["odds", "--hand", hand, "--trump", "H", "--play", "dd", "--json",
+                 "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out)["samples"] == 3

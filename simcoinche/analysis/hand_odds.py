@@ -632,7 +632,7 @@ def _progress(total: int, enabled: bool | None):
 
 def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int | None = None,
          trump: str | int | Iterable[str | int] | None = None,
-         samples: int = DEFAULT_SAMPLES, seed: int = 0,
+         samples: int | None = None, seed: int = 0,
          give: Mapping[Any, Any] | Iterable[Any] | None = None,
          void: Mapping[Any, Any] | Iterable[Any] | None = None,
          profile: str | Profile | None = "federal",
@@ -655,8 +655,9 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     trump : str, int or iterable, optional
         Contract kinds to play (``"H"``, ``"S,H"``, ``"SA"``); default every kind of the
         profile.
-    samples : int
-        Deals drawn (default 10,000: a 95 % interval of at most ±1 point).
+    samples : int, optional
+        Deals drawn (default 10,000, a 95 % interval of at most ±1 point; 2,000 with
+        ``play="dd"``, :data:`DEFAULT_SAMPLES_DD`, as the command).
     seed : int
         Seed (``0 .. 2**64-1``); deal ``i`` of a seed is always the same, and every
         contract kind is played on the same deals.
@@ -721,6 +722,8 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
     d = deals(hand, 0 if seat is None else seat, give, void)
     dealer = (d.seat + 3) % 4 if dealer is None else parse_seat(dealer, "dealer")
     kinds = _parse_kinds(trump, prof)
+    if samples is None:
+        samples = DEFAULT_SAMPLES_DD if play == "dd" else DEFAULT_SAMPLES
     samples = positive_int(samples, "samples")
     seed = check_seed(seed)
     # The players bid only where an auction is modelled (an empty one models no call:

@@ -48,14 +48,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compute the odds and print the table, the one-line answers or the JSON."""
-    from simcoinche.analysis.hand_odds import DEFAULT_SAMPLES, DEFAULT_SAMPLES_DD, check_level, odds
+    from simcoinche.analysis.hand_odds import check_level, odds
 
     if args.level is not None:
         check_level(args.level, args.profile)
     play = getattr(args, "play", "players")
-    default = DEFAULT_SAMPLES_DD if play == "dd" else DEFAULT_SAMPLES
     result = odds(args.hand, seat=args.seat, dealer=args.dealer, trump=args.trump,
-                  samples=default if args.samples is None else args.samples, play=play,
+                  samples=args.samples, play=play,
                   seed=args.seed, give=args.give, void=args.void, profile=args.profile,
                   players=args.players, threads=args.threads,
                   progress=False if args.no_progress else None, auction=args.auction,
