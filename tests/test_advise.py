@@ -373,6 +373,14 @@ def test_advise_play_dd_and_pimc_api_and_cli(capsys):
             len(doc["actions"])
 
 
+def test_advise_takes_no_auction_as_odds_does():
+    # odds(auction=None) was accepted, advise(auction=None) refused ("expected tokens").
+    kw = {"samples": 30, "seed": 3, "max_bid": 90, "progress": False}
+    none = advise("AH TH KH AS 7C AD KD 8D", auction=None, **kw)
+    empty = advise("AH TH KH AS 7C AD KD 8D", auction="", **kw)
+    assert np.array_equal(none.diffs, empty.diffs) and none.auction.codes == ()
+
+
 @pytest.mark.parametrize("play", ["dd", "pimc:worlds=2"])
 def test_a_slow_play_mode_plays_in_chunks_with_a_bar_and_the_outcomes_of_one_call(
         monkeypatch, capsys, play):

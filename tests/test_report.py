@@ -294,6 +294,17 @@ def test_read_results_dd_is_true_or_false(run):
         simcoinche.read_results(run, dd="no")
 
 
+def test_report_takes_the_min_count_the_tables_take(run, tmp_path):
+    # stats.success_rates(min_count=0) was accepted, report --min-count 0 refused: one
+    # check now, 0 keeping every group as 1 does.
+    zero = write_report(run, tmp_path / "zero", min_count=0)
+    one = write_report(run, tmp_path / "one", min_count=1)
+    assert zero.tables["success_by_level"].read_text() == \
+        one.tables["success_by_level"].read_text()
+    with pytest.raises(InputError, match="min_count must be a non-negative integer, got -1"):
+        write_report(run, tmp_path / "neg", min_count=-1)
+
+
 def test_report_overwrite_is_true_or_false(run, tmp_path):
     out = tmp_path / "r"
     out.mkdir()

@@ -745,7 +745,7 @@ def warm_continuations(hand: str, auction: str) -> None:
              _unplayed)
 
 
-def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
+def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] | None = "",
            seat: int | None = None, dealer: int | None = None,
            samples: int = DEFAULT_SAMPLES, seed: int = 0,
            give: Mapping[Any, Any] | Iterable[Any] | None = None,
@@ -764,7 +764,8 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     hand : str, list of str or int
         The player's 8 cards.
     auction : str or iterable of str
-        The auction so far in ``score``'s tokens (``"80H 90S"``; ``""`` to open).
+        The auction so far in ``score``'s tokens (``"80H 90S"``; ``""`` or None to
+        open).
     seat, dealer : int, optional
         The player's seat (the next speaker) and the dealer; give one, the other follows
         (neither: seat 0).
@@ -817,6 +818,8 @@ def advise(hand: str | Iterable[str] | int, auction: str | Iterable[str] = "",
     from simcoinche.runs.simulation import check_seed, check_threads, positive_int, team_players
 
     prof = get_profile(profile)
+    if auction is None:
+        auction = ""  # (as odds: no auction, the player opens)
     observed = parse_auction(auction, prof, seat, dealer)
     d = deals(hand, observed.seat, give, void)
     play, play_fn = get_play_mode(play)

@@ -29,7 +29,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcoinche.analysis.stats import bid_curve, dd_success_rates, played, success_rates, taker_team
+from simcoinche.analysis.stats import (
+    bid_curve,
+    check_min_count,
+    dd_success_rates,
+    played,
+    success_rates,
+    taker_team,
+)
 from simcoinche.analysis.win_probability import (
     DEFAULT_BIN_WIDTH,
     check_parties_run,
@@ -441,9 +448,7 @@ def write_report(results: str | os.PathLike[str], out_dir: str | os.PathLike[str
     RunError
         A write that failed (a full disk); nothing is written then either.
     """
-    if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
-            or min_count < 1:
-        raise InputError(f"min_count must be a positive integer, got {min_count!r}")
+    min_count = check_min_count(min_count)
     meta = read_metadata(results)  # (a results path that is not one: InputError)
     kind = meta.get("kind")
     if kind not in (None, PARTIES_KIND):

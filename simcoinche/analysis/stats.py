@@ -49,7 +49,10 @@ def _check_z(z: object) -> float:
     return float(z)
 
 
-def _check_min_count(min_count: object) -> int:
+def check_min_count(min_count: object) -> int:
+    """``min_count`` (groups with fewer played donnes are left out) as an ``int`` if it
+    is a non-negative integer, else InputError: the one check of every table and the
+    report."""
     if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
             or min_count < 0:
         raise InputError(f"min_count must be a non-negative integer, got {min_count!r}")
@@ -132,7 +135,7 @@ def success_rates(
         Missing columns or a bad ``min_count``.
     """
     keys = _keys(by)
-    min_count = _check_min_count(min_count)
+    min_count = check_min_count(min_count)
     z = _check_z(z)
     require_columns(df, ["taker", "made", "marks_t0", "marks_t1"], keys)
     d = played(df)
@@ -252,7 +255,7 @@ def bid_curve(
         Missing columns, empty or non-integer ``levels``, bad ``min_count``.
     """
     keys = _keys(by)
-    min_count = _check_min_count(min_count)
+    min_count = check_min_count(min_count)
     z = _check_z(z)
     prof = get_profile(profile)
     if levels is None:
@@ -333,7 +336,7 @@ def dd_success_rates(
         Missing columns (e.g. a run written without ``--dd``) or a bad ``min_count``.
     """
     keys = _keys(by)
-    min_count = _check_min_count(min_count)
+    min_count = check_min_count(min_count)
     z = _check_z(z)
     require_columns(df, ["taker", "made"], keys)
     d = played(df)
