@@ -703,3 +703,20 @@ def test_a_parties_run_is_read_and_reported_where_the_kernel_cache_cannot_be_wri
     assert "simcoinche._kernels.partie_layout" in loaded
     assert "simcoinche._kernels.partie" not in loaded
     assert "simcoinche._kernels.donne" not in loaded
+
+
+def test_the_summary_gives_the_mean_length_of_the_finished_parties_only(tmp_path):
+    # With parties cut at max_donnes the summary's "donnes per partie" counted them (1.00
+    # with --max-donnes 1) where the report's mean leaves them out.
+    from simcoinche.runs.partie import parties_to_file
+
+    cut = parties_to_file(20, out=tmp_path / "cut.parquet", seed=1, max_donnes=1,
+                          progress=False)
+    assert cut.unfinished == 20 and "no partie finished" in cut.text()
+    summary = parties_to_file(40, out=tmp_path / "p.parquet", seed=1, max_donnes=12,
+                              progress=False)
+    df = simcoinche.read_results(tmp_path / "p.parquet")
+    finished = df[df["winner"] >= 0]
+    assert 0 < summary.unfinished < 40 and len(finished) == 40 - summary.unfinished
+    mean = finished["n_donnes"].mean()
+    assert f"{mean:.2f} donnes per finished partie" in summary.text()

@@ -103,6 +103,9 @@ class PartiesSummary(RunInfo):
     donnes: int = 0
     wins: list[int] = field(default_factory=lambda: [0, 0])
     unfinished: int = 0
+    #: Donnes of the parties that ended with a winner (the mean length leaves out the
+    #: parties cut at ``max_donnes``, as the report's does).
+    donnes_finished: int = 0
 
     @property
     def parties_per_second(self) -> float:
@@ -111,8 +114,10 @@ class PartiesSummary(RunInfo):
 
     def add_chunk(self, pout: np.ndarray) -> None:
         """Accumulate one chunk of kernel output (``int32[PT_LEN, k]``)."""
-        self.donnes += int(pout[PT_N_DONNES].astype(np.int64).sum())
+        n_donnes = pout[PT_N_DONNES].astype(np.int64)
+        self.donnes += int(n_donnes.sum())
         winner = pout[PT_WINNER]
+        self.donnes_finished += int(n_donnes[winner >= 0].sum())
         for t in range(2):
             self.wins[t] += int((winner == t).sum())
         self.unfinished += int((winner < 0).sum())
@@ -128,9 +133,11 @@ class PartiesSummary(RunInfo):
                      f"{self.parties_per_second:,.0f} parties/s, {rate:,.0f} donnes/s "
                      f"({self.threads_text}; profile {self.profile_label}; players "
                      f"{self.players[0]},{self.players[1]}; seed {self.seed})")
+        finished = self.n - self.unfinished
+        length = (f"{self.donnes_finished / finished:.2f} donnes per finished partie"
+                  if finished else "no partie finished")
         lines.append(f"won by team 0: {100 * self.wins[0] / self.n:.1f} %, team 1: "
-                     f"{100 * self.wins[1] / self.n:.1f} %; "
-                     f"{self.donnes / self.n:.2f} donnes per partie")
+                     f"{100 * self.wins[1] / self.n:.1f} %; {length}")
         if self.unfinished:
             lines.append(f"warning: {self.unfinished:,} parties reached the cap of donnes "
                          "per partie without a winner (winner -1; raise --max-donnes)")
