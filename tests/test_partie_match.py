@@ -91,7 +91,14 @@ def test_a_partie_stopped_at_the_cap_counts_for_neither_and_is_reported():
                            progress=False)
     assert res.unfinished == 40 and (res.diffs == 0).all()
     assert res.wins == {"a": 0, "b": 0}
-    assert "reached the cap of donnes per partie" in res.text()
+    text = res.text()
+    assert "all 40 reached the cap of donnes per partie" in text
+    # Not a certain tie: no interval, no "split 100.0 %".
+    assert "interval" not in text and "split" not in text
+    some = simcoinche.match("heuristic", "heuristic", parties=20, seed=1, max_donnes=10,
+                            progress=False)
+    assert 0 < some.unfinished < 40 and "interval" in some.text()
+    assert "reached the cap of donnes per partie without a winner" in some.text()
 
 
 def test_cli_json_has_the_keys_of_a_deal_match_with_parties_instead_of_deals(capsys):

@@ -127,6 +127,12 @@ class PartieMatchResult(RunInfo, PairedDifferences):
     def text(self) -> str:
         """A short human summary."""
         lines = self.head_lines("parties", "parties won per pair", 3)
+        if self.n and self.unfinished == 2 * self.n:
+            # Every pair "split" with a zero-width interval: no partie ended at all.
+            return "\n".join([*(ln for ln in lines if not ln.startswith(("a - b", "note:"))),
+                              f"no partie finished: all {2 * self.n:,} reached the cap "
+                              "of donnes per partie, so there is nothing to compare "
+                              "(raise max_donnes)"])
         lines.append(f"pairs won by a: {100 * self.won:.1f} %, split {100 * self.tied:.1f} %,"
                      f" lost {100 * self.lost:.1f} %")
         for i, role in enumerate(("a", "b")):
