@@ -44,7 +44,6 @@ whatever the play.
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -76,6 +75,7 @@ from simcoinche.rules.profiles import (
     shipped_rules,
 )
 from simcoinche.runs.compiling import ADVISE_COMPILE_S, prepare_kernels
+from simcoinche.runs.progress import progress_bar
 
 DEFAULT_SAMPLES = 10_000
 Z95 = 1.959963984540054
@@ -273,14 +273,9 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
     return pc
 
 
-def _progress(total: int, enabled: bool | None):
-    """The card play's bar on stderr (``enabled`` None: when stderr is a terminal)."""
-    from tqdm import tqdm
-
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    return tqdm(total=total, unit=" plays", unit_scale=True, disable=not enabled,
-                file=sys.stderr, dynamic_ncols=True, desc="card play")
+def _progress(total: int, enabled: bool | None) -> Any:
+    """The card play's bar (:func:`simcoinche.runs.progress.progress_bar`)."""
+    return progress_bar(total, enabled, "plays", desc="card play")
 
 
 def _generale_value(prof: np.ndarray) -> int:

@@ -26,9 +26,9 @@ the player is the seat to speak next, ``(dealer + 1 + len(auction)) % 4``; give 
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from simcoinche.rules.actions import format_action, parse_actions
 from simcoinche.rules.cards import parse_seat
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
+from simcoinche.runs.progress import progress_bar
 
 #: Draws before the acceptance is trusted enough to project the draws still needed.
 _PROJECT_AFTER = 1 << 20
@@ -196,13 +197,8 @@ class KeptDeals:
         return self.n / self.draws if self.draws else 1.0
 
 
-def _progress(total: int, enabled: bool | None):
-    from tqdm import tqdm
-
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    return tqdm(total=total, unit=" kept", unit_scale=True, disable=not enabled,
-                file=sys.stderr, dynamic_ncols=True, desc="auction filter")
+def _progress(total: int, enabled: bool | None) -> Any:
+    return progress_bar(total, enabled, "kept", desc="auction filter")
 
 
 def _others(auction: ObservedAuction) -> int:

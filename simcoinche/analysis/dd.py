@@ -34,7 +34,6 @@ is its own solve (team 1's with the seats turned by one).
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -61,6 +60,7 @@ from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
 from simcoinche.rules.verify import contract_object, error_object, parse_hands, validate_record
 from simcoinche.runs.arguments import check_flag, check_optional_flag, check_threads
+from simcoinche.runs.progress import progress_bar
 
 __all__ = ["PlayedCard", "RecordAnalysis", "TeamPoints", "analyse_record", "card_values",
            "generale", "generales", "parse_deal", "parse_kind", "play_analysis", "solve_many",
@@ -225,14 +225,8 @@ def _scratch() -> _dd.Scratch:
     return S
 
 
-def _progress(total: int, enabled: bool | None, desc: str, unit: str):
-    """A tqdm bar on stderr (``enabled`` None: only when stderr is a terminal)."""
-    from tqdm import tqdm
-
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, file=sys.stderr,
-                dynamic_ncols=True, leave=False)
+def _progress(total: int, enabled: bool | None, desc: str, unit: str) -> Any:
+    return progress_bar(total, enabled, unit, desc=desc, leave=False)
 
 
 class TeamPoints(NamedTuple):
@@ -338,7 +332,7 @@ def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
     progress = check_optional_flag(progress, "progress")
     kinds = list(prof.contract_kinds)
     c0 = np.zeros(len(kinds), dtype=np.int64)
-    with _progress(len(kinds), progress, "double-dummy table", " kinds") as bar:
+    with _progress(len(kinds), progress, "double-dummy table", "kinds") as bar:
         for start in range(0, len(kinds), threads):
             part = kinds[start:start + threads]
             rows = np.array([masks] * len(part), dtype=np.uint32)
@@ -579,7 +573,7 @@ def play_analysis(hands: Any, dealer: int, kind: Any, played: Any,
     cards = _parse_played(played)
     S = _scratch()
     out = []
-    with _progress(len(cards), progress, "double-dummy play", " cards") as bar:
+    with _progress(len(cards), progress, "double-dummy play", "cards") as bar:
         for i, pos in _walk(masks, dealer, k, cards, prof):
             if i == len(cards):
                 break

@@ -34,7 +34,6 @@ and, per level, P(made) with a Wilson 95 % interval; :meth:`OddsResult.to_dict` 
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -82,6 +81,7 @@ from simcoinche.rules.profiles import (
     profile_metadata,
 )
 from simcoinche.runs.compiling import ODDS_AUCTION_COMPILE_S, ODDS_COMPILE_S, prepare_kernels
+from simcoinche.runs.progress import progress_bar
 
 DEFAULT_SAMPLES = 10_000   # ±1 % at 95 % for p = 0.5: 1.96² · 0.25 / 0.01² ≈ 9,604
 #: Default sample of ``--play dd`` (each deal solved per kind: ±2.2 points at p = 0.5).
@@ -621,13 +621,8 @@ def warm_sampling(profile: str = "federal") -> None:
     deals(0xFF, 0).sample(1, 0, 0)
 
 
-def _progress(total: int, enabled: bool | None):
-    from tqdm import tqdm
-
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    return tqdm(total=total, unit=" plays", unit_scale=True, disable=not enabled,
-                file=sys.stderr, dynamic_ncols=True)
+def _progress(total: int, enabled: bool | None) -> Any:
+    return progress_bar(total, enabled, "plays")
 
 
 def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int | None = None,

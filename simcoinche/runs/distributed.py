@@ -61,6 +61,7 @@ from simcoinche.rules.errors import IllegalDecisionError, InputError, RunError
 from simcoinche.rules.profiles import Profile
 from simcoinche.runs.arguments import check_flag, check_optional_flag, counted, output_path
 from simcoinche.runs.blocks import usable_cores
+from simcoinche.runs.progress import progress_bar
 from simcoinche.runs.results import DATASET_FORMAT, MANIFEST_NAME, load_manifest
 from simcoinche.runs.simulation import (
     RunSummary,
@@ -559,15 +560,8 @@ def _merge_stats(summary: RunSummary, stats: Mapping[str, Any]) -> None:
             setattr(summary, name, mine + value)
 
 
-def _progress(total: int, enabled: bool | None, initial: int, unit: str = "donnes"):
-    import sys
-
-    from tqdm import tqdm
-
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    return tqdm(total=total, initial=initial, unit=f" {unit}", unit_scale=True,
-                disable=not enabled, file=sys.stderr, smoothing=0.1, dynamic_ncols=True)
+def _progress(total: int, enabled: bool | None, initial: int, unit: str = "donnes") -> Any:
+    return progress_bar(total, enabled, unit, initial=initial, smoothing=0.1)
 
 
 def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federal",

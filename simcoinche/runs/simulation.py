@@ -11,7 +11,6 @@ interrupt) and returns a :class:`RunSummary`.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -73,6 +72,7 @@ from simcoinche.runs.compiling import (
     THINK_BID_COMPILE_S,
     prepare_kernels,
 )
+from simcoinche.runs.progress import progress_bar
 from simcoinche.runs.results import chunk_table, schema, tidy
 
 if TYPE_CHECKING:
@@ -587,13 +587,8 @@ class _Buffers:
                            self.dd[:, :k] if plan.dd else None)
 
 
-def _progress(n: int, enabled: bool | None, unit: str = "donnes"):
-    from tqdm import tqdm
-
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    return tqdm(total=n, unit=f" {unit}", unit_scale=True, disable=not enabled,
-                file=sys.stderr, smoothing=0.1, dynamic_ncols=True)
+def _progress(n: int, enabled: bool | None, unit: str = "donnes") -> Any:
+    return progress_bar(n, enabled, unit, smoothing=0.1)
 
 
 def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
