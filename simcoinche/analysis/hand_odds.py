@@ -393,9 +393,10 @@ class OddsResult:
 
     def legal_now(self, kind: int, level: int) -> bool | None:
         """Whether the seat may still bid ``level`` of ``kind`` after the auction given
-        (None without one). The odds of a bid it can no longer make are still those of
-        the contract given what the auction says, and are marked as such."""
-        if self.auction is None:
+        (None without one, or before anything was said: every bid is open). The odds of
+        a bid it can no longer make are still those of the contract given what the
+        auction says, and are marked as such."""
+        if self.auction is None or not self.auction.codes:
             return None
         return self.auction.state().check(bid_code(level, kind)) == 0
 
@@ -421,8 +422,8 @@ class OddsResult:
         ``quantiles`` in percent → value, ``histogram`` with ``bin_width``, ``start``,
         ``counts``), ``all_tricks`` (deals in which the takers won every trick) and
         ``levels``: per bid ``bid`` (token such as ``100H``), ``value``, ``made``, ``n``,
-        ``p``, ``low``, ``high``, and with an auction ``legal_now`` (false for a bid the
-        auction no longer allows: :meth:`legal_now`).
+        ``p``, ``low``, ``high``, and after an auction with at least one call
+        ``legal_now`` (false for a bid the auction no longer allows: :meth:`legal_now`).
         """
         d = self.deals
         give = {str(s): format_mask(d.given[s]) for s in range(4)
@@ -453,7 +454,7 @@ class OddsResult:
                 "levels": [{"bid": f"{lv.label}{ko.name}", "value": lv.value,
                             "made": lv.made, "n": lv.n, "p": lv.p, "low": lv.low,
                             "high": lv.high,
-                            **({} if self.auction is None else
+                            **({} if self.legal_now(ko.kind, lv.level) is None else
                                {"legal_now": self.legal_now(ko.kind, lv.level)})}
                            for lv in ko.levels],
             } for ko in self.kinds],
