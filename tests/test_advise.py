@@ -398,13 +398,14 @@ def test_a_slow_play_mode_plays_in_chunks_with_a_bar_and_the_outcomes_of_one_cal
     _, play_fn = advisor.get_play_mode(play)
     monkeypatch.setattr(advisor, "PLAY_CHUNK", 10**9)
     whole = evaluate(key, kept, observed, cands, codes, rows, prof, play_fn)
-    monkeypatch.setattr(advisor, "PLAY_CHUNK", 3)
+    monkeypatch.setattr(advisor, "PLAY_CHUNK", 1)  # (a chunk: one play per thread)
     capsys.readouterr()
     chunked = evaluate(key, kept, observed, cands, codes, rows, prof, play_fn,
                        progress=True)
     for name in ("contracts", "diff", "made", "marks", "tricks"):
         assert np.array_equal(getattr(whole, name), getattr(chunked, name)), name
-    assert (whole.made >= 0).sum() > 3  # more plays than one chunk
+    # Every kept deal has a contract after some action: more plays than one chunk.
+    assert ((whole.made >= 0).any(axis=0)).sum() > numba.get_num_threads()
     err = capsys.readouterr().err
     assert "card play" in err and " plays" in err
 

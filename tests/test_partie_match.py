@@ -95,6 +95,7 @@ def test_a_partie_stopped_at_the_cap_counts_for_neither_and_is_reported():
     assert "all 40 reached the cap of donnes per partie" in text
     # Not a certain tie: no interval, no "split 100.0 %".
     assert "interval" not in text and "split" not in text
+    assert res.to_json()["ci95"] is None and res.to_json()["unfinished"] == 40
     some = simcoinche.match("heuristic", "heuristic", parties=20, seed=1, max_donnes=10,
                             progress=False)
     assert 0 < some.unfinished < 40 and "interval" in some.text()

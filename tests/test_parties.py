@@ -355,6 +355,8 @@ def _wilson_float(p, n, z=1.96):
 
 def test_win_probability_on_a_run(federal):
     t = W.win_probability(federal)
+    # min_count 0 keeps every cell, as 1 does (it was refused here alone).
+    pd.testing.assert_frame_equal(W.win_probability(federal, min_count=0), t)
     start = t[(t.own_min == 0) & (t.other_min == 0)].iloc[0]
     # Every partie starts at 0-0: 600 parties, two observations each (one per team), one
     # win each: the diagonal is symmetric by construction, without an interval.

@@ -109,7 +109,7 @@ def test_refuses_a_non_empty_directory_without_overwrite(run, tmp_path):
 
 
 def test_overwrite_removes_the_files_an_earlier_report_wrote_and_this_one_does_not(
-        run, tmp_path):
+        run, tmp_path, monkeypatch):
     # A report written over another left the other's plots (and, over a parties report,
     # its tables) beside a report.md that said "not drawn": files of another run.
     out = tmp_path / "r"
@@ -128,6 +128,26 @@ def test_overwrite_removes_the_files_an_earlier_report_wrote_and_this_one_does_n
     assert {p.name for p in out.iterdir()} == {"keep.txt", third.markdown.name,
                                                *(p.name for p in third.tables.values()),
                                                *(p.name for p in third.plots)}
+    # A folder without an earlier report keeps a file that bears a report's name, and a
+    # read-only file of an earlier report is refused, not removed.
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "success_heatmap.png").write_bytes(b"my own plot")
+    write_report(parties, mine, overwrite=True)
+    assert (mine / "success_heatmap.png").read_bytes() == b"my own plot"
+    write_report(run, out, overwrite=True, min_count=30)
+    import os
+
+    from simcoinche.analysis import report as report_module
+
+    # (A read-only file, as a user who is not root sees it: root may write any file.)
+    real_access = os.access
+    monkeypatch.setattr(report_module.os, "access", lambda p, mode: real_access(p, mode)
+                        and os.path.basename(p) != "success_heatmap.png")
+    with pytest.raises(InputError, match=r"cannot remove .*success_heatmap.png.*permission "
+                                         r"denied"):
+        write_report(run, out, overwrite=True, min_count=10**9)
+    assert (out / "success_heatmap.png").exists() and (out / "report.md").exists()
 
 
 def test_small_groups_are_left_out_with_notes_not_errors(run, tmp_path):

@@ -91,8 +91,9 @@ Z95 = 1.959963984540054
 #: chunks draw what they would in one call); :func:`play_dd` also takes ``for_sweep``
 #: (the rows of générales, played apart).
 PlayMode = Callable[..., np.ndarray]
-#: Distinct plays per call of a slow play mode (double dummy, PIMC), between two moves of
-#: the progress bar; the chunks draw the streams of one call, so the advice is the same.
+#: Distinct plays per thread and call of a slow play mode (double dummy, PIMC), between
+#: two moves of the progress bar; the chunks draw the streams of one call, so the advice
+#: is the same.
 PLAY_CHUNK = 64
 
 
@@ -639,8 +640,8 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     """Finish the auction after each candidate on each kept deal, play and score it
     (:class:`Outcomes`). Runs on the current numba thread count. ``names`` (the model
     players' kind names per team) name them in the error of a replaced decision; a slow
-    play mode (any but ``play_heuristic``) plays in chunks of :data:`PLAY_CHUNK` with a
-    progress bar on stderr (``progress`` None: when stderr is a terminal).
+    play mode (any but ``play_heuristic``) plays in chunks of :data:`PLAY_CHUNK` plays per
+    thread with a progress bar on stderr (``progress`` None: when stderr is a terminal).
     """
     from simcoinche._kernels.auction_filter import (
         BLOCK,
@@ -681,7 +682,8 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     apart = play_fn is play_dd and prof.generale_value > 0
     plays = play_keys(contracts, prof.n_levels - 1 if apart else None)
     n_plays = len(plays.taker)
-    step = n_plays if play_fn is play_heuristic else PLAY_CHUNK
+    step = (n_plays if play_fn is play_heuristic
+            else PLAY_CHUNK * numba.get_num_threads())
     pc = np.empty((PC_LEN, n_plays), dtype=np.int32)
     with _progress(n_plays, progress if step < n_plays else False) as bar:
         for lo in range(0, n_plays, max(step, 1)):

@@ -108,3 +108,13 @@ def _check_seats(col: pd.Series, name: str, low: int, high: int) -> None:
     if bad.any():
         raise InputError(f"results column {name!r} holds {seats[bad][0]:g}; a seat is "
                          f"{low}..{high}")
+
+
+def check_min_count(min_count: object) -> int:
+    """``min_count`` (groups with fewer played donnes are left out) as an ``int`` if it
+    is a non-negative integer, else InputError: the one check of every table and the
+    report."""
+    if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
+            or min_count < 0:
+        raise InputError(f"min_count must be a non-negative integer, got {min_count!r}")
+    return int(min_count)

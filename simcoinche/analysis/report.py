@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcoinche.analysis.frames import check_min_count
 from simcoinche.analysis.stats import (
     bid_curve,
-    check_min_count,
     dd_success_rates,
     played,
     success_rates,
@@ -180,9 +180,11 @@ def _staged(out: Path) -> Iterator[Path]:
     that fails leaves ``out`` as it was: no half-written report, no empty directory.
     Every file it would replace is checked first (a directory or a read-only file of
     the same name is an InputError naming it); a failed write is a RunError of one
-    line. Files of an earlier report in ``out`` that this one does not write (a plot
-    not drawn this time, the tables of a report of the other kind) are removed, so
-    that no file of another run passes for this one's; other files are left alone."""
+    line. Where ``out`` holds an earlier report (its ``report.md``), that report's files
+    which this one does not write (a plot not drawn this time, the tables of a report of
+    the other kind) are removed once this one is in place, so that no file of another
+    run passes for this one's (a read-only one is refused first); other files are left
+    alone."""
     anchor = out
     while not anchor.exists() and anchor != anchor.parent:
         anchor = anchor.parent
@@ -197,23 +199,29 @@ def _staged(out: Path) -> Iterator[Path]:
         except OSError as exc:
             raise RunError(f"cannot write the report: {exc.strerror or exc}") from None
         names = sorted((q.name for q in stage.iterdir()), key=lambda n: n == "report.md")
-        stale = [out / name for name in sorted(_report_files() - set(names))
-                 if (out / name).is_file() and not (out / name).is_symlink()]
+        # An earlier report's files (only where one was written: its report.md is there).
+        earlier = (out / "report.md").is_file()
+        stale = [out / name for name in sorted(_report_files() - set(names)) if earlier
+                 and (out / name).is_file() and not (out / name).is_symlink()]
         for name in names:
             dest = out / name
             if dest.is_symlink() or (dest.exists() and not dest.is_file()):
                 raise InputError(f"cannot write {str(dest)!r}: not a regular file")
             if dest.exists() and not os.access(dest, os.W_OK):
                 raise InputError(f"cannot write {str(dest)!r}: permission denied")
+        for path in stale:
+            if not os.access(path, os.W_OK):
+                raise InputError(f"cannot remove {str(path)!r} (an earlier report's file "
+                                 "this one does not write): permission denied")
         try:
             if not out.exists():
                 out.parent.mkdir(parents=True, exist_ok=True)
                 os.rename(stage, out)
             else:
-                for path in stale:
-                    path.unlink()
                 for name in names:
                     os.replace(stage / name, out / name)
+                for path in stale:
+                    path.unlink()
         except OSError as exc:
             raise RunError(f"cannot write the report into {str(out)!r}: "
                            f"{exc.strerror or exc}") from None

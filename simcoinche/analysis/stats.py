@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from simcoinche.analysis.frames import require_columns
+from simcoinche.analysis.frames import check_min_count, require_columns
 
 # chi2_sf is re-exported: it lived here before intervals.py.
 from simcoinche.analysis.intervals import chi2_sf as chi2_sf
@@ -47,16 +47,6 @@ def _check_z(z: object) -> float:
             or not 0 < float(z) < float("inf"):
         raise InputError(f"z must be a positive number (1.96 for a 95 % interval), got {z!r}")
     return float(z)
-
-
-def check_min_count(min_count: object) -> int:
-    """``min_count`` (groups with fewer played donnes are left out) as an ``int`` if it
-    is a non-negative integer, else InputError: the one check of every table and the
-    report."""
-    if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
-            or min_count < 0:
-        raise InputError(f"min_count must be a non-negative integer, got {min_count!r}")
-    return int(min_count)
 
 
 def played(df: pd.DataFrame) -> pd.DataFrame:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcoinche.analysis.frames import check_min_count
 from simcoinche.analysis.intervals import wilson_interval
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import MAX_TARGET, profile_of_run
@@ -202,9 +203,7 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
     if isinstance(bin_width, bool) or not isinstance(bin_width, (int, np.integer)) \
             or bin_width < 10:
         raise InputError(f"bin_width must be an integer >= 10, got {bin_width!r}")
-    if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) \
-            or min_count < 1:
-        raise InputError(f"min_count must be a positive integer, got {min_count!r}")
+    min_count = check_min_count(min_count)
     if target is None:
         meta = (source.attrs.get("simcoinche", {}) if isinstance(source, pd.DataFrame)
                 else read_metadata(source))

@@ -107,7 +107,8 @@ class PartieMatchResult(RunInfo, PairedDifferences):
         """The match as a JSON-ready dict: the keys of a deal match (``a``, ``b``,
         ``mean_diff``, ``ci95``, ``won``, ``players``, ``tied``, ``lost``, ``sd``, …) with
         ``parties`` instead of ``deals``."""
-        ci = self.ci95
+        # No partie finished: no pair to compare, not a certain tie (no interval).
+        ci = None if self.n and self.unfinished == 2 * self.n else self.ci95
         return {
             "a": self.a, "b": self.b, "parties": self.n,
             "mean_diff": self.mean_diff,
