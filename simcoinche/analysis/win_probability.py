@@ -248,7 +248,8 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
     m = np.bincount(inverse).astype(np.int64)
     y = np.bincount(inverse, weights=won).astype(np.int64)
     n, obs, w, low, high = clustered_wilson(cluster % n_cells, m, y, n_cells, z)
-    keep = np.flatnonzero(n >= min_count)
+    # (A cell no partie reached has nothing to say, whatever min_count: 0 keeps as 1 does.)
+    keep = np.flatnonzero(n >= max(min_count, 1))
     own_b, other_b = keep // n_bins, keep % n_bins
 
     def upper(b: np.ndarray) -> pd.Series:
