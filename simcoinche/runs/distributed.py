@@ -541,8 +541,22 @@ class _Directory:
         _write_json_atomic(self.path / MANIFEST_NAME, manifest)
 
 
-def _merge_stats(summary: RunSummary, stats: Mapping[str, Any]) -> None:
-    """Add one part's statistics (as stored in the manifest) to ``summary``."""
+def _check_stats(stats: Mapping[str, Any], part: int, part_type: type) -> None:
+    """``part_type`` is the summary type each part wrote (the plan's): a part whose stored
+    statistics lack one of its fields was written by another version of simcoinche, and
+    is refused (InputError naming the part and the field), not counted as 0."""
+    missing = sorted({f.name for f in fields(part_type)} - _RUN_FIELDS - set(stats))
+    if missing:
+        raise InputError(f"dataset part {part} records no {missing[0]!r} statistic: it was "
+                         "written by another version of simcoinche; write the run to a new "
+                         "folder")
+
+
+def _merge_stats(summary: RunSummary, stats: Mapping[str, Any], part: int,
+                 part_type: type) -> None:
+    """Add one part's statistics (as stored in the manifest) to ``summary``
+    (:func:`_check_stats` first)."""
+    _check_stats(stats, part, part_type)
     for name, value in stats.items():
         if not hasattr(summary, name):
             continue
@@ -764,6 +778,10 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
     parts = manifest["parts"]
     todo = [t for t in range(len(tasks)) if str(t) not in parts]
     reused = len(tasks) - len(todo)
+    for t in range(len(tasks)):
+        if str(t) in parts:
+            # (Before any work: a part kept from another version would be refused at the end.)
+            _check_stats(parts[str(t)].get("stats", {}), t, plan.summary_type)
     nthreads = c.nthreads()
     summary_type = dataset_summary_type(plan.summary_type, plan.unit)
     summary = new_summary(plan, plan.n, sum(nthreads.values()), str(folder.path),
@@ -831,7 +849,7 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
             folder.write_manifest(manifest)
     folder.clean_partials()
     for t in range(len(tasks)):
-        _merge_stats(summary, parts[str(t)]["stats"])
+        _merge_stats(summary, parts[str(t)]["stats"], t, plan.summary_type)
     summary.seconds = time.perf_counter() - t0
     return summary
 
