@@ -37,6 +37,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numba
@@ -398,7 +399,16 @@ class OddsResult:
         auction says, and are marked as such."""
         if self.auction is None or not self.auction.codes:
             return None
-        return self.auction.state().check(bid_code(level, kind)) == 0
+        return bid_code(level, kind) in self._legal_bids
+
+    @cached_property
+    def _legal_bids(self) -> frozenset[int]:
+        """The bid codes the auction still allows (its replay, once per result)."""
+        state = self.auction.state()
+        prof = self.profile
+        return frozenset(c for c in (bid_code(level, kind) for level in range(prof.n_levels)
+                                     for kind in prof.contract_kinds)
+                         if state.check(c) == 0)
 
     def level(self, kind: str | int, value: str | int) -> LevelOdds:
         """P(made) of one bid, e.g. ``result.level("H", 100)``."""
@@ -454,8 +464,8 @@ class OddsResult:
                 "levels": [{"bid": f"{lv.label}{ko.name}", "value": lv.value,
                             "made": lv.made, "n": lv.n, "p": lv.p, "low": lv.low,
                             "high": lv.high,
-                            **({} if self.legal_now(ko.kind, lv.level) is None else
-                               {"legal_now": self.legal_now(ko.kind, lv.level)})}
+                            **({} if (legal := self.legal_now(ko.kind, lv.level)) is None
+                               else {"legal_now": legal})}
                            for lv in ko.levels],
             } for ko in self.kinds],
         }

@@ -99,6 +99,11 @@ class PartieMatchResult(RunInfo, PairedDifferences):
         self.donnes["a"] += int(n0 + n1)
         self.donnes["b"] += int(n0 + n1)
 
+    @property
+    def none_finished(self) -> bool:
+        """No partie of the match ended with a winner: there is no pair to compare."""
+        return self.n > 0 and self.unfinished == 2 * self.n
+
     def share(self, role: str) -> float:
         """Share of the ``2n`` parties won by ``role`` (``"a"`` or ``"b"``)."""
         return self.wins[role] / (2 * self.n)
@@ -108,7 +113,7 @@ class PartieMatchResult(RunInfo, PairedDifferences):
         ``mean_diff``, ``ci95``, ``won``, ``players``, ``tied``, ``lost``, ``sd``, …) with
         ``parties`` instead of ``deals``."""
         # No partie finished: no pair to compare, not a certain tie (no interval).
-        ci = None if self.n and self.unfinished == 2 * self.n else self.ci95
+        ci = None if self.none_finished else self.ci95
         return {
             "a": self.a, "b": self.b, "parties": self.n,
             "mean_diff": self.mean_diff,
@@ -128,7 +133,7 @@ class PartieMatchResult(RunInfo, PairedDifferences):
     def text(self) -> str:
         """A short human summary."""
         lines = self.head_lines("parties", "parties won per pair", 3)
-        if self.n and self.unfinished == 2 * self.n:
+        if self.none_finished:
             # Every pair "split" with a zero-width interval: no partie ended at all.
             return "\n".join([*(ln for ln in lines if not ln.startswith(("a - b", "note:"))),
                               f"no partie finished: all {2 * self.n:,} reached the cap "
