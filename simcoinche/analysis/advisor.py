@@ -274,11 +274,6 @@ def play_dd(run_key: np.uint64, hands: np.ndarray, dealer: int, taker: np.ndarra
     return pc
 
 
-def _progress(total: int, enabled: bool | None) -> Any:
-    """The card play's bar (:func:`simcoinche.runs.progress.progress_bar`)."""
-    return progress_bar(total, enabled, "plays", desc="card play")
-
-
 def _generale_value(prof: np.ndarray) -> int:
     """The générale value of a packed profile (0: the profile has no générale)."""
     from simcoinche._kernels.layout import P_GENERALE_VALUE
@@ -685,7 +680,8 @@ def evaluate(run_key: np.uint64, kept: KeptDeals, observed: ObservedAuction,
     step = (n_plays if play_fn is play_heuristic
             else PLAY_CHUNK * numba.get_num_threads())
     pc = np.empty((PC_LEN, n_plays), dtype=np.int32)
-    with _progress(n_plays, progress if step < n_plays else False) as bar:
+    with progress_bar(n_plays, progress if step < n_plays else False, "plays",
+                      desc="card play") as bar:
         for lo in range(0, n_plays, max(step, 1)):
             part = slice(lo, min(n_plays, lo + step))
             extra = {"for_sweep": plays.for_sweep[part]} if apart else {}

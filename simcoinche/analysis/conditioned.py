@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -197,10 +196,6 @@ class KeptDeals:
         return self.n / self.draws if self.draws else 1.0
 
 
-def _progress(total: int, enabled: bool | None) -> Any:
-    return progress_bar(total, enabled, "kept", desc="auction filter")
-
-
 def _others(auction: ObservedAuction) -> int:
     """The seats whose calls the model bidders must reproduce by default (bit ``s``):
     every seat but the player's."""
@@ -330,7 +325,7 @@ def draw_kept(d, auction: ObservedAuction, n: int, seed: int, prof: Profile,
     drawn = 0
     last = 0
     chunk = n if not auction.codes else min(_MAX_CHUNK, max(1 << 16, n))
-    with _progress(n, progress) as bar:
+    with progress_bar(n, progress, "kept", desc="auction filter") as bar:
         while kept < n:
             size = min(chunk, max_draws - drawn)
             hands, early, keep, faults = _filter(d, auction, key, drawn, size, modelled,

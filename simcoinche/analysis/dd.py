@@ -225,10 +225,6 @@ def _scratch() -> _dd.Scratch:
     return S
 
 
-def _progress(total: int, enabled: bool | None, desc: str, unit: str) -> Any:
-    return progress_bar(total, enabled, unit, desc=desc, leave=False)
-
-
 class TeamPoints(NamedTuple):
     """Both teams' double-dummy card points (0..252; to 258 at strict's tout-atout) of one
     contract kind."""
@@ -332,7 +328,8 @@ def table(hands: Any, dealer: int, profile: Profile | str | None = "federal",
     progress = check_optional_flag(progress, "progress")
     kinds = list(prof.contract_kinds)
     c0 = np.zeros(len(kinds), dtype=np.int64)
-    with _progress(len(kinds), progress, "double-dummy table", "kinds") as bar:
+    with progress_bar(len(kinds), progress, "kinds", desc="double-dummy table",
+                      leave=False) as bar:
         for start in range(0, len(kinds), threads):
             part = kinds[start:start + threads]
             rows = np.array([masks] * len(part), dtype=np.uint32)
@@ -573,7 +570,8 @@ def play_analysis(hands: Any, dealer: int, kind: Any, played: Any,
     cards = _parse_played(played)
     S = _scratch()
     out = []
-    with _progress(len(cards), progress, "double-dummy play", "cards") as bar:
+    with progress_bar(len(cards), progress, "cards", desc="double-dummy play",
+                      leave=False) as bar:
         for i, pos in _walk(masks, dealer, k, cards, prof):
             if i == len(cards):
                 break

@@ -632,10 +632,6 @@ def warm_sampling(profile: str = "federal") -> None:
     deals(0xFF, 0).sample(1, 0, 0)
 
 
-def _progress(total: int, enabled: bool | None) -> Any:
-    return progress_bar(total, enabled, "plays")
-
-
 def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int | None = None,
          trump: str | int | Iterable[str | int] | None = None,
          samples: int | None = None, seed: int = 0,
@@ -820,7 +816,7 @@ def odds(hand: str | Iterable[str] | int, seat: int | None = None, dealer: int |
         if observed is not None:
             kept = draw_kept(d, observed, samples, seed, prof, codes, rows, max_draws,
                              progress=progress, names=[k.name for k in pk])
-        with _progress(samples * len(kinds), progress) as bar:
+        with progress_bar(samples * len(kinds), progress, "plays") as bar:
             for start in range(0, samples, chunk):
                 k_n = min(chunk, samples - start)
                 if kept is not None:

@@ -574,10 +574,6 @@ def _merge_stats(summary: RunSummary, stats: Mapping[str, Any], part: int,
             setattr(summary, name, mine + value)
 
 
-def _progress(total: int, enabled: bool | None, initial: int, unit: str = "donnes") -> Any:
-    return progress_bar(total, enabled, unit, initial=initial, smoothing=0.1)
-
-
 def simulate_dask(n: int, seed: int = 0, profile: str | Profile | None = "federal",
                   players: str | Sequence[str] | None = "heuristic",
                   out: str | os.PathLike[str] | None = None, *,
@@ -808,7 +804,8 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
     last_write = -math.inf  # the first completed part is recorded at once
     failed = False
     try:
-        with _progress(plan.n, progress, done_rows, plan.unit) as bar:
+        with progress_bar(plan.n, progress, plan.unit, initial=done_rows,
+                          smoothing=0.1) as bar:
             first = [f for f in (submit_next() for _ in range(window)) if f is not None]
             queue = as_completed(first, loop=c.loop)
             for fut in queue:

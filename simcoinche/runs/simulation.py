@@ -587,10 +587,6 @@ class _Buffers:
                            self.dd[:, :k] if plan.dd else None)
 
 
-def _progress(n: int, enabled: bool | None, unit: str = "donnes") -> Any:
-    return progress_bar(n, enabled, unit, smoothing=0.1)
-
-
 def simulate(n: int, seed: int = 0, profile: str | Profile | None = "federal",
              players: str | Sequence[str] | None = "heuristic",
              out: str | os.PathLike[str] | None = None, *, threads: int | None = None,
@@ -712,7 +708,7 @@ def _run(plan: Any, path: Path | None, progress: bool | None,
         t0 = time.perf_counter()
         if path is None:
             tables = []
-            with _progress(plan.n, progress, plan.unit) as bar:
+            with progress_bar(plan.n, progress, plan.unit, smoothing=0.1) as bar:
                 for start in range(0, plan.n, plan.chunk):
                     k = min(plan.chunk, plan.n - start)
                     buf = plan.buffers(k)
@@ -768,7 +764,7 @@ def _write(plan: Any, key: np.uint64, path: Path, sch: pa.Schema, summary: Any,
     try:
         buffers = [plan.buffers(plan.chunk),
                    plan.buffers(plan.chunk) if plan.n > plan.chunk else None]
-        with _progress(plan.n, progress, plan.unit) as bar:
+        with progress_bar(plan.n, progress, plan.unit, smoothing=0.1) as bar:
             for c, start in enumerate(range(0, plan.n, plan.chunk)):
                 k = min(plan.chunk, plan.n - start)
                 buf = buffers[c % 2]
