@@ -426,7 +426,12 @@ def test_a_refused_run_leaves_a_directory_holding_what_is_not_its_own(tmp_path, 
 def test_a_part_whose_statistics_lack_a_field_is_refused_not_counted_as_zero():
     # A parties part written before 'donnes_finished' existed merged as 0 finished donnes:
     # the resumed run's "donnes per finished partie" came out too low, silently.
-    from simcoinche.runs.distributed import _merge_stats, _stats, dataset_summary_type
+    from simcoinche.runs.distributed import (
+        _check_stats,
+        _merge_stats,
+        _stats,
+        dataset_summary_type,
+    )
     from simcoinche.runs.partie import PartiesSummary
 
     part = PartiesSummary(10, 0.1, 1, ("heuristic", "heuristic"), "federal", 0,
@@ -434,9 +439,10 @@ def test_a_part_whose_statistics_lack_a_field_is_refused_not_counted_as_zero():
     stats = _stats(part)
     total = dataset_summary_type(PartiesSummary, "parties")(
         20, 0.0, 2, ("heuristic", "heuristic"), "federal", 0)
-    _merge_stats(total, stats, 0, PartiesSummary)
+    _check_stats(stats, 0, PartiesSummary)
+    _merge_stats(total, stats)
     assert (total.donnes_finished, total.wins) == (107, [6, 4])
     old = {k: v for k, v in stats.items() if k != "donnes_finished"}
     with pytest.raises(InputError, match="dataset part 3 records no 'donnes_finished' "
                                          "statistic: it was written by another version"):
-        _merge_stats(total, old, 3, PartiesSummary)
+        _check_stats(old, 3, PartiesSummary)

@@ -552,11 +552,9 @@ def _check_stats(stats: Mapping[str, Any], part: int, part_type: type) -> None:
                          "folder")
 
 
-def _merge_stats(summary: RunSummary, stats: Mapping[str, Any], part: int,
-                 part_type: type) -> None:
-    """Add one part's statistics (as stored in the manifest) to ``summary``
-    (:func:`_check_stats` first)."""
-    _check_stats(stats, part, part_type)
+def _merge_stats(summary: RunSummary, stats: Mapping[str, Any]) -> None:
+    """Add one part's statistics (as stored in the manifest) to ``summary`` (a part kept
+    from an earlier attempt was checked by :func:`_check_stats` before the run)."""
     for name, value in stats.items():
         if not hasattr(summary, name):
             continue
@@ -776,7 +774,7 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
     reused = len(tasks) - len(todo)
     for t in range(len(tasks)):
         if str(t) in parts:
-            # (Before any work: a part kept from another version would be refused at the end.)
+            # (Before any work; the parts this run writes carry every statistic.)
             _check_stats(parts[str(t)].get("stats", {}), t, plan.summary_type)
     nthreads = c.nthreads()
     summary_type = dataset_summary_type(plan.summary_type, plan.unit)
@@ -846,7 +844,7 @@ def _run(c: Any, name: str, plan: Any, size: int, fingerprint: dict[str, Any],
             folder.write_manifest(manifest)
     folder.clean_partials()
     for t in range(len(tasks)):
-        _merge_stats(summary, parts[str(t)]["stats"], t, plan.summary_type)
+        _merge_stats(summary, parts[str(t)]["stats"])
     summary.seconds = time.perf_counter() - t0
     return summary
 
