@@ -17,11 +17,10 @@ import numpy as np
 import pandas as pd
 
 from simcoinche.analysis.intervals import chi2_sf, wilson_interval
-from simcoinche.analysis.win_probability import partie_donnes
+from simcoinche.analysis.win_probability import partie_donnes, partie_target, source_metadata
 from simcoinche.players.equity import EquityTable
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import get_profile, profile_of_run, rules_changed
-from simcoinche.runs.results import read_metadata
 
 
 @dataclass
@@ -59,14 +58,13 @@ def _check_same_rules(table: EquityTable, source: pd.DataFrame | str | os.PathLi
     end rules or donne rules): the comparison would mean nothing. A source that records
     no run (a frame made by hand, or one concatenated from several runs, which pandas
     leaves without the runs' attrs) is taken as it is."""
-    meta = (source.attrs.get("simcoinche") if isinstance(source, pd.DataFrame)
-            else read_metadata(source))
-    if not isinstance(meta, dict):
+    meta = source_metadata(source)
+    if meta is None:
         return
-    played = profile_of_run(meta)
-    target = int(meta.get("target") or played.target)
+    target = partie_target(meta)
     # (The table keeps its own target; every other rule is its profile's.)
-    changed = [f for f in rules_changed(played, get_profile(table.profile)) if f != "target"]
+    changed = [f for f in rules_changed(profile_of_run(meta), get_profile(table.profile))
+               if f != "target"]
     if target != table.target:
         changed.append(f"target ({target}, the table's {table.target})")
     if changed:

@@ -25,6 +25,19 @@ from simcoinche.runs.results import PARTIES_KIND, PER_DONNE, read_metadata, read
 DEFAULT_BIN_WIDTH = 100
 
 
+def source_metadata(source: pd.DataFrame | str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The run metadata of a source of parties: a frame's (``attrs``, which pandas drops
+    from a frame concatenated from several runs: None) or a file's or dataset's."""
+    meta = (source.attrs.get("simcoinche") if isinstance(source, pd.DataFrame)
+            else read_metadata(source))
+    return meta if isinstance(meta, dict) else None
+
+
+def partie_target(meta: Mapping[str, Any]) -> int:
+    """The target a parties run played to: the one it records, else its profile's."""
+    return int(meta.get("target") or profile_of_run(meta).target)
+
+
 def check_parties_run(meta: Mapping[str, Any], where: str) -> None:
     if meta.get("kind") != PARTIES_KIND:
         raise InputError(f"{where!r} is not a parties run (written by simcoinche simulate, "
@@ -205,9 +218,7 @@ def win_probability(source: pd.DataFrame | str | os.PathLike[str],
         raise InputError(f"bin_width must be an integer >= 10, got {bin_width!r}")
     min_count = check_min_count(min_count)
     if target is None:
-        meta = (source.attrs.get("simcoinche", {}) if isinstance(source, pd.DataFrame)
-                else read_metadata(source))
-        target = int(meta.get("target") or profile_of_run(meta).target)
+        target = partie_target(source_metadata(source) or {})
     elif isinstance(target, bool) or not isinstance(target, (int, np.integer)) \
             or not 1 <= target <= MAX_TARGET:
         raise InputError(f"target must be a whole number of points in 1..{MAX_TARGET} (a "
