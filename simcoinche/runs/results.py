@@ -702,16 +702,19 @@ def _check_contracts(table: pa.Table, meta: dict[str, Any], source: str) -> None
                f" (surcoinched), which profile {profile.name!r} does not play{unsure}")
 
 
-def _run_metadata(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+def _run_metadata(path: str | os.PathLike[str]
+                  ) -> tuple[dict[str, Any] | None, set[str] | None]:
     """The run metadata of a results file or dataset (:func:`read_metadata`), or None for
-    a Parquet file without any (written by another program)."""
+    a Parquet file without any (written by another program); and a file's column names,
+    from the same footer (None for a dataset, whose parts are checked first)."""
     if Path(path).is_dir():
-        return read_metadata(path)
+        return read_metadata(path), None
     try:
-        md = pq.read_schema(path).metadata or {}
+        schema = pq.read_schema(path)
     except (OSError, pa.ArrowException):
-        return read_metadata(path)  # (which says why, in one line)
-    return _file_metadata(md, path) if METADATA_KEY in md else None
+        return read_metadata(path), None  # (which says why, in one line)
+    md = schema.metadata or {}
+    return (_file_metadata(md, path) if METADATA_KEY in md else None), set(schema.names)
 
 
 def _written_by_every_run(meta: dict[str, Any] | None) -> set[str]:
@@ -759,11 +762,12 @@ def read_table(path: str | os.PathLike[str], columns: list[str] | None = None
     against their run (:func:`_check_rows`)."""
     _results_path(path)
     columns = _column_names(columns)
-    meta = _run_metadata(path)
+    meta, available = _run_metadata(path)
     try:
         files = ([os.fspath(f) for f in dataset_files(path)] if Path(path).is_dir()
                  else [os.fspath(path)])
-        available = set(pq.read_schema(files[0]).names)
+        if available is None:
+            available = set(pq.read_schema(files[0]).names)
         _check_columns(os.fspath(path), meta, available, columns)
         if Path(path).is_dir():
             import pyarrow.dataset as pads  # here: it imports pandas, which a run does not need
