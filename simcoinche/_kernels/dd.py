@@ -50,7 +50,11 @@ Search (all numbers measured in ``benchmarks/dd.py``):
 No allocation per node: the scratch (:func:`new_scratch`) is made once per thread. Every
 array index in this module's search goes through :func:`_ix` (unsigned), so numba emits
 no negative-index check at each access: 0.83× the time of signed indices (the play
-kernels' :func:`.play.legal_mask_win` keeps its own, signed, measured as no gain).
+kernels' :func:`.play.legal_mask_win` keeps its own, signed, measured as no gain). The
+recursive :func:`_search` and :func:`_two_tricks` take the work array's data pointer, not
+the array: numba passes an array argument as seven values (owner, parent, sizes, data,
+shape, strides), so each call passed some twenty; with the pointer, about 0.95× the time
+(benchmarks/README.md, "Double dummy: the work array passed as a pointer").
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from simcoinche._kernels.dd_scratch import (
     DD_CAPOT,
@@ -107,6 +112,45 @@ def _ix(typingctx, i):
 
     def codegen(context, builder, signature, args):
         return context.cast(builder, args[0], signature.args[0], types.uint64)
+
+    return sig, codegen
+
+
+@intrinsic
+def _data(typingctx, arr):
+    """The data pointer of an int64 array (the work array, passed so to :func:`_search`)."""
+    if not (isinstance(arr, types.Array) and arr.dtype == types.int64):
+        return None
+    sig = types.CPointer(types.int64)(arr)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        return ary.data
+
+    return sig, codegen
+
+
+# The length given to a view of the work array (:func:`_view`): more than any scratch holds.
+# Nothing reads it: every index of the search is unsigned and unchecked (:func:`_ix`).
+_VIEW_LEN = 1 << 40
+
+
+@intrinsic
+def _view(typingctx, ptr):
+    """An int64[::1] over the memory at ``ptr``, with no owner and no allocation: how
+    :func:`_search` turns its pointer argument back into the work array."""
+    if not isinstance(ptr, types.CPointer):
+        return None
+    aty = types.Array(types.int64, 1, "C")
+    sig = aty(ptr)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(aty)(context, builder)
+        intp = context.get_value_type(types.intp)
+        populate_array(ary, data=args[0], shape=[ir.Constant(intp, _VIEW_LEN)],
+                       strides=[ir.Constant(intp, 8)], itemsize=ir.Constant(intp, 8),
+                       meminfo=None)
+        return ary._getvalue()
 
     return sig, codegen
 
@@ -609,14 +653,15 @@ def _improve(maximizing, v, best, a, b):
 
 
 @njit(cache=True, _nrt=False)
-def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
+def _two_tricks(P, trump, mode, target, leader, capot_open, alpha, beta):
     """Value of the last two tricks (each seat holds two cards), fail-soft in
-    ``(alpha, beta)``.
+    ``(alpha, beta)``; ``P`` the work array's data, as for :func:`_search`.
 
     Alpha-beta over the 7th trick's legal cards (at most 16 lines), the 8th trick forced.
     Same value as :func:`_search` (``mode``, ``target``, ``capot_open`` as there), without
     its per-node work.
     """
+    W = _view(P)
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
     s3 = (leader + 3) & 3
@@ -698,18 +743,19 @@ def _two_tricks(W, trump, mode, target, leader, capot_open, alpha, beta):
     return best0
 
 
-_SEARCH_SIGNATURE = types.int64(types.int64[::1], *([types.int64] * 11))
+_SEARCH_SIGNATURE = types.int64(types.CPointer(types.int64), *([types.int64] * 11))
 
 
 @njit(_SEARCH_SIGNATURE, cache=True, _nrt=False)
-def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open, rem,
+def _search(P, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open, rem,
             rem_pts, alpha, beta):
     """Fail-soft alpha-beta from a position (one call per card played).
 
     Parameters
     ----------
-    W : int64[W_TABLE + 2 * 2**log2]
-        The :class:`Scratch` work array (it is also the packed profile);
+    P : int64*
+        The data of the :class:`Scratch` work array ``W``, int64[W_TABLE + 2 * 2**log2]
+        (it is also the packed profile; :func:`_view` makes it an array again);
         ``W[W_HANDS:W_HANDS + 4]`` holds the cards each seat still has (updated and
         restored in place).
         ``W[W_TRUMP]`` the contract kind 0..5, ``W[W_MODE]`` and ``W[W_TARGET]`` what is
@@ -736,6 +782,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
     int
         The value: exact strictly inside the window, else a bound on the side it fails.
     """
+    W = _view(P)
     W[_ix(W_NODES)] += 1
     trump = W[_ix(W_TRUMP)]
     mode = W[_ix(W_MODE)]
@@ -792,7 +839,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 return lower
         if _popcount(rem) == 8:
             # The last two tricks: a flat alpha-beta, cheaper than searching card by card.
-            v = _two_tricks(W, trump, mode, target, seat, capot_open, alpha, beta)
+            v = _two_tricks(P, trump, mode, target, seat, capot_open, alpha, beta)
             if v <= alpha:
                 _store(W, bucket, key, 0, v, -1, 8)
             elif v >= beta:
@@ -864,7 +911,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
         nrem = rem ^ bit
         if n < 3:
             # The trick goes on: the next seat plays.
-            v = _search(W, (seat + 1) & 3, nled, nwin, nws, tp, trick_cards | bit,
+            v = _search(P, (seat + 1) & 3, nled, nwin, nws, tp, trick_cards | bit,
                         capot_open, nrem, rem_pts - p, a, b)
         elif nrem == 0:
             # The last trick is complete: 10 for it, 252 in all if team 0 took every
@@ -899,7 +946,7 @@ def _search(W, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 recurse = False
             v = zero
             if recurse:
-                v = gain + _search(W, nws, zero, zero, nws, zero, zero, next_capot, nrem,
+                v = gain + _search(P, nws, zero, zero, nws, zero, zero, next_capot, nrem,
                                    next_rem_pts, a - gain, b - gain)
         W[_ix(W_HANDS + seat)] = hand
         if maximizing:
@@ -969,7 +1016,7 @@ def _root(S, trump, mode, target, leader, trick, n, capot_open, alpha, beta):
     W[_ix(W_TRUMP)] = trump
     W[_ix(W_MODE)] = mode
     W[_ix(W_TARGET)] = target
-    return _search(W, np.int64((leader + n) & 3), led, win, ws, np.int64(tp), cards,
+    return _search(_data(W), np.int64((leader + n) & 3), led, win, ws, np.int64(tp), cards,
                    np.int64(capot_open), rem, np.int64(rem_pts), np.int64(alpha),
                    np.int64(beta))
 
