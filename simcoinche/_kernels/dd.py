@@ -42,7 +42,9 @@ Search (all numbers measured in ``benchmarks/dd.py``):
   (a sure trick of team 1 also rules out team 0's capot);
 - enhanced transposition cut-offs: the last card of a trick first looks up the
   positions each of its cards leads to;
-- the last two tricks by plain minimax (at most 16 lines), the last one directly;
+- the last three tricks by a flat alpha-beta over the 6th trick's cards (at most 81
+  lines, no table or ordering: 0.90× the time of the general node), the last two by
+  plain minimax (at most 16 lines), the last one directly;
 - exact values by null-window probes ("can team 0 reach T?") that halve the interval of
   possible values (163..251 never occur where the cards are worth 152), the table's
   bounds kept from one probe to the next.
@@ -348,6 +350,23 @@ def _cttz(typingctx, x):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return sig, codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    """Count of leading zero bits of an int64 (LLVM ctlz; ``x`` not 0)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _highest_card(x):
+    """Index of the highest set bit of a non-empty bitboard."""
+    return 63 - _ctlz(np.int64(x))
 
 
 @njit(cache=True, inline="always")
@@ -743,6 +762,104 @@ def _two_tricks(P, trump, mode, target, leader, capot_open, alpha, beta):
     return best0
 
 
+@njit(cache=True, _nrt=False)
+def _three_tricks(P, trump, mode, target, leader, capot_open, alpha, beta, hint):
+    """Value of the last three tricks (each seat holds three cards), fail-soft in
+    ``(alpha, beta)``, and the leader's best card (-1 after a fail low).
+
+    Alpha-beta over the 6th trick's legal cards (at most 81 lines), each line's last two
+    tricks by :func:`_two_tricks`: the same value as :func:`_search` (``mode``,
+    ``target``, ``capot_open`` as there) without its per-node work. The leader tries
+    ``hint`` first (the table's card, or -1), then every seat its cards from the
+    highest bit down (in each suit, the stronger plain cards first).
+    """
+    W = _view(P)
+    zero = np.int64(0)
+    s1 = (leader + 1) & 3
+    s2 = (leader + 2) & 3
+    s3 = (leader + 3) & 3
+    h0 = W[_ix(W_HANDS + leader)]
+    h1 = W[_ix(W_HANDS + s1)]
+    h2 = W[_ix(W_HANDS + s2)]
+    h3 = W[_ix(W_HANDS + s3)]
+    max_team = 0 if mode == MODE_POINTS else (target & 1)
+    max0 = (leader & 1) == max_team
+    max1 = not max0
+    # Each seat keeps the value that is best for its own side, within its window.
+    best0 = -INF if max0 else INF
+    best_card = np.int64(_NO_CARD)
+    a0, b0 = alpha, beta
+    m0 = h0
+    first = hint if hint >= 0 and (h0 >> hint) & 1 else -1
+    while m0 and a0 < b0:
+        if first >= 0:
+            c0 = first
+            first = -1
+        else:
+            c0 = _highest_card(m0)
+        m0 ^= np.int64(1) << c0
+        led = c0 >> 3
+        best1 = -INF if max1 else INF
+        a1, b1 = a0, b0
+        m1 = np.int64(legal_mask_win(h1, led, c0, False, trump, W))
+        while m1 and a1 < b1:
+            c1 = _highest_card(m1)
+            m1 ^= np.int64(1) << c1
+            win1, ws1 = c0, leader
+            if _win_key(trump, led, c1) > _win_key(trump, led, win1):
+                win1, ws1 = c1, s1
+            best2 = -INF if max0 else INF
+            a2, b2 = a1, b1
+            m2 = np.int64(legal_mask_win(h2, led, win1, ws1 == leader, trump, W))
+            while m2 and a2 < b2:
+                c2 = _highest_card(m2)
+                m2 ^= np.int64(1) << c2
+                win2, ws2 = win1, ws1
+                if _win_key(trump, led, c2) > _win_key(trump, led, win2):
+                    win2, ws2 = c2, s2
+                best3 = -INF if max1 else INF
+                a3, b3 = a2, b2
+                m3 = np.int64(legal_mask_win(h3, led, win2, ws2 == s1, trump, W))
+                while m3 and a3 < b3:
+                    c3 = _highest_card(m3)
+                    m3 ^= np.int64(1) << c3
+                    ws6 = ws2
+                    if _win_key(trump, led, c3) > _win_key(trump, led, win2):
+                        ws6 = s3
+                    # The last two tricks from the hands left; seat ws6 leads them.
+                    W[_ix(W_HANDS + leader)] = h0 ^ (np.int64(1) << c0)
+                    W[_ix(W_HANDS + s1)] = h1 ^ (np.int64(1) << c1)
+                    W[_ix(W_HANDS + s2)] = h2 ^ (np.int64(1) << c2)
+                    W[_ix(W_HANDS + s3)] = h3 ^ (np.int64(1) << c3)
+                    if mode == MODE_POINTS:
+                        if (ws6 & 1) == 0:
+                            # Team 0 takes the 6th trick's points; its capot stays open.
+                            g = (W[_ix(W_POINTS + c0)] + W[_ix(W_POINTS + c1)]
+                                 + W[_ix(W_POINTS + c2)] + W[_ix(W_POINTS + c3)])
+                            v = g + _two_tricks(P, trump, mode, target, ws6, capot_open,
+                                                a3 - g, b3 - g)
+                        else:
+                            # Team 1 takes it: no capot for team 0 any more.
+                            v = _two_tricks(P, trump, mode, target, ws6, zero, a3, b3)
+                    elif _took(mode, target, ws6):
+                        # The sweeper took the 6th trick: it must take the last two too.
+                        v = _two_tricks(P, trump, mode, target, ws6, zero, a3, b3)
+                    else:
+                        # The sweep failed.
+                        v = zero
+                    best3, a3, b3 = _improve(max1, v, best3, a3, b3)
+                best2, a2, b2 = _improve(max0, best3, best2, a2, b2)
+            best1, a1, b1 = _improve(max1, best2, best1, a1, b1)
+        if (best1 > best0) if max0 else (best1 < best0):
+            best_card = c0
+        best0, a0, b0 = _improve(max0, best1, best0, a0, b0)
+    W[_ix(W_HANDS + leader)] = h0
+    W[_ix(W_HANDS + s1)] = h1
+    W[_ix(W_HANDS + s2)] = h2
+    W[_ix(W_HANDS + s3)] = h3
+    return best0, best_card
+
+
 _SEARCH_SIGNATURE = types.int64(types.CPointer(types.int64), *([types.int64] * 11))
 
 
@@ -837,6 +954,18 @@ def _search(P, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 return upper
             if lower >= beta:
                 return lower
+        if _popcount(rem) == 12:
+            # The last three tricks: a flat alpha-beta, cheaper than searching card by
+            # card (nearly half of a solve's calls were in the 6th trick).
+            v, card = _three_tricks(P, trump, mode, target, seat, capot_open, alpha, beta,
+                                    hint)
+            if v <= alpha:
+                _store(W, bucket, key, 0, v, -1, 12)
+            elif v >= beta:
+                _store(W, bucket, key, v, INF, card, 12)
+            else:
+                _store(W, bucket, key, v, v, card, 12)
+            return v
         if _popcount(rem) == 8:
             # The last two tricks: a flat alpha-beta, cheaper than searching card by card.
             v = _two_tricks(P, trump, mode, target, seat, capot_open, alpha, beta)
