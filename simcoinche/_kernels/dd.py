@@ -763,7 +763,8 @@ def _two_tricks(P, trump, mode, target, leader, capot_open, alpha, beta):
 
 
 @njit(cache=True, _nrt=False)
-def _three_tricks(P, trump, mode, target, leader, capot_open, alpha, beta, hint):
+def _three_tricks(P, trump, mode, target, leader, capot_open, rem_pts, alpha, beta,
+                  hint):
     """Value of the last three tricks (each seat holds three cards), fail-soft in
     ``(alpha, beta)``, and the leader's best card (-1 after a fail low).
 
@@ -827,26 +828,43 @@ def _three_tricks(P, trump, mode, target, leader, capot_open, alpha, beta, hint)
                     if _win_key(trump, led, c3) > _win_key(trump, led, win2):
                         ws6 = s3
                     # The last two tricks from the hands left; seat ws6 leads them.
-                    W[_ix(W_HANDS + leader)] = h0 ^ (np.int64(1) << c0)
-                    W[_ix(W_HANDS + s1)] = h1 ^ (np.int64(1) << c1)
-                    W[_ix(W_HANDS + s2)] = h2 ^ (np.int64(1) << c2)
-                    W[_ix(W_HANDS + s3)] = h3 ^ (np.int64(1) << c3)
+                    v = zero
                     if mode == MODE_POINTS:
+                        t6 = (W[_ix(W_POINTS + c0)] + W[_ix(W_POINTS + c1)]
+                              + W[_ix(W_POINTS + c2)] + W[_ix(W_POINTS + c3)])
                         if (ws6 & 1) == 0:
                             # Team 0 takes the 6th trick's points; its capot stays open.
-                            g = (W[_ix(W_POINTS + c0)] + W[_ix(W_POINTS + c1)]
-                                 + W[_ix(W_POINTS + c2)] + W[_ix(W_POINTS + c3)])
-                            v = g + _two_tricks(P, trump, mode, target, ws6, capot_open,
-                                                a3 - g, b3 - g)
+                            g = t6
+                            nc = capot_open
+                            top = g + rem_pts - t6 + (W[_ix(W_OPEN)] if capot_open
+                                                      else W[_ix(P_LAST_TRICK_BONUS)])
                         else:
                             # Team 1 takes it: no capot for team 0 any more.
-                            v = _two_tricks(P, trump, mode, target, ws6, zero, a3, b3)
+                            g = zero
+                            nc = zero
+                            top = rem_pts - t6 + W[_ix(P_LAST_TRICK_BONUS)]
+                        # The last two tricks add between nothing and all their points
+                        # plus the last trick's: a window those bounds settle needs no
+                        # search.
+                        if g >= b3:
+                            v = g
+                        elif top <= a3:
+                            v = top
+                        else:
+                            W[_ix(W_HANDS + leader)] = h0 ^ (np.int64(1) << c0)
+                            W[_ix(W_HANDS + s1)] = h1 ^ (np.int64(1) << c1)
+                            W[_ix(W_HANDS + s2)] = h2 ^ (np.int64(1) << c2)
+                            W[_ix(W_HANDS + s3)] = h3 ^ (np.int64(1) << c3)
+                            v = g + _two_tricks(P, trump, mode, target, ws6, nc, a3 - g,
+                                                b3 - g)
                     elif _took(mode, target, ws6):
                         # The sweeper took the 6th trick: it must take the last two too.
+                        W[_ix(W_HANDS + leader)] = h0 ^ (np.int64(1) << c0)
+                        W[_ix(W_HANDS + s1)] = h1 ^ (np.int64(1) << c1)
+                        W[_ix(W_HANDS + s2)] = h2 ^ (np.int64(1) << c2)
+                        W[_ix(W_HANDS + s3)] = h3 ^ (np.int64(1) << c3)
                         v = _two_tricks(P, trump, mode, target, ws6, zero, a3, b3)
-                    else:
-                        # The sweep failed.
-                        v = zero
+                    # (Otherwise the sweep failed: 0.)
                     best3, a3, b3 = _improve(max1, v, best3, a3, b3)
                 best2, a2, b2 = _improve(max0, best3, best2, a2, b2)
             best1, a1, b1 = _improve(max1, best2, best1, a1, b1)
@@ -957,8 +975,8 @@ def _search(P, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
         if _popcount(rem) == 12:
             # The last three tricks: a flat alpha-beta, cheaper than searching card by
             # card (nearly half of a solve's calls were in the 6th trick).
-            v, card = _three_tricks(P, trump, mode, target, seat, capot_open, alpha, beta,
-                                    hint)
+            v, card = _three_tricks(P, trump, mode, target, seat, capot_open, rem_pts,
+                                    alpha, beta, hint)
             if v <= alpha:
                 _store(W, bucket, key, 0, v, -1, 12)
             elif v >= beta:
