@@ -159,6 +159,22 @@ def _view(typingctx, ptr):
     return sig, codegen
 
 
+@intrinsic
+def _claim(typingctx, counter):
+    """Atomically add 1 to ``counter[0]`` (int64[1]) and return its value before: the next
+    row for the thread that asks, so that threads share rows as they free up."""
+    if not (isinstance(counter, types.Array) and counter.dtype == types.int64):
+        return None
+    sig = types.int64(counter)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        one = ir.Constant(ir.IntType(64), 1)
+        return builder.atomic_rmw("add", ary.data, one, "monotonic")
+
+    return sig, codegen
+
+
 @njit(cache=True, inline="always")
 def _strongest(trump, suit, byte):
     """The strongest card of ``suit`` among the ranks of ``byte`` (not empty), in the
@@ -1465,21 +1481,29 @@ def solve_many(hands, dealer, kind, prof, n_threads, out, nodes):
     prof : int32[PROFILE_LEN]
         Packed profile.
     n_threads : int
-        Number of blocks: block ``b`` solves rows ``b, b + n_threads, …`` with its own
-        scratch.
+        Number of blocks, each with its own scratch; a block takes the next row not yet
+        taken each time it is free (:func:`_claim`).
     out : int16[n]
         Team 0's card points (0..252; to 258 at strict's tout-atout) per row, written in
         place.
     nodes : int64[n]
         Nodes searched per row (for benchmarks).
 
-    A row's value is exact, so it depends on nothing but the row (not on the blocks).
+    A row's value is exact, so it depends on nothing but the row, not on the block that
+    solved it. Its node count does: the solve stamp enters the table's hash, so the
+    collisions depend on how many solves the block made before (with one thread, the
+    count is the same from run to run).
     """
     n = hands.shape[0]
     n_blocks = max(1, min(n, n_threads))
-    for b in prange(n_blocks):
+    # The next row to solve: each block takes one as it frees up (solves differ in
+    # length by ten times and more; a fixed share of the rows left one thread waiting).
+    claimed = np.zeros(1, np.int64)
+    for _ in prange(n_blocks):
         S = new_scratch(TT_LOG2)
-        for i in range(b, n, n_blocks):
+        i = _claim(claimed)
+        while i < n:
             before = S.work[W_NODES]
             out[i] = solve_deal(S, hands[i], dealer[i], kind[i], prof, 81)
             nodes[i] = S.work[W_NODES] - before
+            i = _claim(claimed)

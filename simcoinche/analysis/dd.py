@@ -179,7 +179,9 @@ def solve_many(hands: Any, dealer: Any, kind: Any, profile: Profile | str | None
     threads : int, optional
         Worker threads (default: every core numba may use). The values do not depend on it.
     return_nodes : bool
-        Also return the number of search nodes per row (for benchmarks).
+        Also return the number of search nodes per row (for benchmarks). On several
+        threads a row's count depends on the solves its thread made before it, which
+        vary from run to run; the values never do.
 
     Returns
     -------

@@ -38,12 +38,14 @@ from simcoinche.rules.cards import CONTRACT_KIND_NAMES
 from simcoinche.rules.errors import InputError
 from simcoinche.rules.profiles import Profile, get_profile
 
-#: Solves per thread in one kernel call: about a second of work, so that the progress bar
-#: moves and Ctrl-C (handled between calls) is answered promptly. Each thread takes an
-#: equal share of a call's rows and solves differ in length by ten times and more, so a
-#: call ends with one thread waiting for the other: 16 per thread (0.1 s) ran simulate
-#: --dd at 64-68 donnes/s on 2 threads, 128 at 75-81 (1 thread: 41; benchmarks/README.md,
-#: "simulate --dd on both cores").
+#: Solves per thread in one kernel call: under a second of work, so that the progress bar
+#: moves and Ctrl-C (handled between calls) is answered promptly. When each thread took
+#: an equal share of a call's rows, a call ended with one thread waiting for the other
+#: (solves differ in length by ten times and more): 16 per thread ran simulate --dd at
+#: 64-68 donnes/s on 2 threads, 128 at 75-81 (benchmarks/README.md, "simulate --dd on
+#: both cores"). A thread now takes the next row as it frees up
+#: (:func:`simcoinche._kernels.dd.solve_many`): 32 and 128 per thread ran within the
+#: noise of each other (123-133 and 130-135 donnes/s, 2026-12-06).
 SOLVES_PER_CALL = 128
 #: Columns added to a results table by :func:`dd_view`.
 VIEW_COLUMNS = ("dd_points_takers", "dd_made", "dd_points_lost")
