@@ -52,6 +52,14 @@ from benchmarks import kernels, peer_colver, reference_donnes
 from benchmarks.harness import REPO, Figure, Results, repeat, table, write_results
 from simcoinche.rules.profiles import PROFILES
 
+#: The solver against colver before issue 23, the same deals (a stored ``make bench``).
+DD_BEFORE_ISSUE = REPO / "benchmarks" / "results" / "dd-2026-11-30.json"
+#: The PIMC player before issue 23 on the positions of ``benchmarks.pimc_cards -n 300``
+#: (``f77a1b3``, its own worktree and cache, nothing else running): the fastest of six
+#: runs on 2026-12-06 (0.0720 to 0.0868 s per card), so that the ratio is not flattered.
+PIMC_BEFORE_ISSUE = REPO / "benchmarks" / "results" / "issue23-main-2026-12-06" / \
+    "pimc-cards-f77a1b3.json"
+
 SIZES = {
     # name: (quick, full)
     "kernel_inputs": (20_000, 200_000),
@@ -519,8 +527,22 @@ def bench_pimc(res: Results, quick: bool, tmp: Path) -> None:
     res.add(Figure("pimc.cards.in_full", "cards/s", [1 / r["seconds_per_card_in_full"]],
                    "every_world_card: every world solved for every card; " + note))
     res.ratio("pimc cards/s: worlds together / every world in full", "pimc.cards.together",
-              "pimc.cards.in_full", 2.0,
-              note="issue 23, criterion 2: at least 2 (time per card at most 0.5x)")
+              "pimc.cards.in_full",
+              note="both on today's solver: what solving the worlds together saves")
+    # Issue 23, criterion 2 compares the player with the one before the issue (f77a1b3,
+    # every world in full on its own solver), which this tree cannot run: its time per
+    # card on the same 300 positions, measured in its own worktree, is stored.
+    before = json.loads(PIMC_BEFORE_ISSUE.read_text())
+    if n_cards == before["decisions"]:
+        res.add(Figure("pimc.cards.before_issue", "cards/s",
+                       [1 / before["seconds_per_card_in_full"]],
+                       "the player before issue 23 (f77a1b3, every world in full), the "
+                       f"same positions; stored: {PIMC_BEFORE_ISSUE.relative_to(REPO)}"))
+        res.ratio("pimc cards/s: worlds together / the player before issue 23 (stored)",
+                  "pimc.cards.together", "pimc.cards.before_issue", 2.0,
+                  note="issue 23, criterion 2: at least 2 (time per card at most 0.5x); "
+                       "the stored figure was measured on another day, so the machine's "
+                       "speed that day enters the ratio")
     res.check("pimc: same cards and random streams as every world in full",
               r["same_card"] == r["same_stream"] == n_cards,
               f"{r['same_card']} cards, {r['same_stream']} streams of {n_cards}")
@@ -596,13 +618,14 @@ def bench_dd(res: Results, quick: bool) -> None:
         res.notes["dd"] = f"colver absent: {info}"
         for task in ("value", "root", "mid"):
             res.ratio(f"DD {task}: ours / colver (1 thread)", f"dd.ours.{task}",
-                      f"dd.colver.{task}", 2 if task != "mid" else None,
+                      f"dd.colver.{task}", 4 if task != "mid" else None,
                       note=f"colver absent: {info}")
         return
     _log(f"double-dummy solver vs colver: {n} deals, {blocks} blocks, 1 thread each")
     out = dd_bench.run(n, blocks)
     r = out["rates"]
     units = {"value": "solves/s", "root": "positions/s", "mid": "positions/s"}
+    before = json.loads(DD_BEFORE_ISSUE.read_text())["ratios"]
     notes = {"value": dd_bench.VALUE_DESCRIPTION, "root": dd_bench.ROOT_DESCRIPTION,
              "mid": dd_bench.MID_DESCRIPTION}
     for task in ("value", "root", "mid"):
@@ -612,9 +635,12 @@ def bench_dd(res: Results, quick: bool) -> None:
                        f"search nodes of the same {task} task"))
         res.add(Figure(f"dd.colver.{task}", units[task], r[f"colver.{task}"],
                        f"{notes[task]}; {n} deals; colver does not expose node counts"))
-        target = None if task == "mid" else 2
-        res.ratio(f"DD {task}: ours / colver (1 thread)", f"dd.ours.{task}",
-                  f"dd.colver.{task}", target, note="same deals, same run, one thread each")
+        # Issue 23, criterion 1: value-only and root cards at least 4x colver.
+        target = None if task == "mid" else 4
+        name = f"DD {task}: ours / colver (1 thread)"
+        res.ratio(name, f"dd.ours.{task}", f"dd.colver.{task}", target,
+                  note="same deals, same run, one thread each; before issue 23 "
+                       f"{before[name]['value']:.2f} ({DD_BEFORE_ISSUE.name})")
         bad = out["mismatches"][task]
         what = {"value": "(deal, suit) values", "root": "root card values",
                 "mid": "card values after 2 tricks"}[task]
