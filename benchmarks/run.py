@@ -54,6 +54,8 @@ from simcoinche.rules.profiles import PROFILES
 
 #: The solver against colver before issue 23, the same deals (a stored ``make bench``).
 DD_BEFORE_ISSUE = REPO / "benchmarks" / "results" / "dd-2026-11-30.json"
+#: ``simulate --dd`` before issue 23 (the figure the issue calls today's).
+DDSIM_BEFORE_ISSUE = REPO / "benchmarks" / "results" / "ddsim-2026-11-30.json"
 #: The PIMC player before issue 23 on the positions of ``benchmarks.pimc_cards -n 300``
 #: (``f77a1b3``, its own worktree and cache, nothing else running): the fastest of six
 #: runs on 2026-12-06 (0.0720 to 0.0868 s per card), so that the ratio is not flattered.
@@ -489,6 +491,14 @@ def bench_ddsim(res: Results, quick: bool, tmp: Path, n: int | None = None) -> N
                    f"simulate -n {n:,} --dd (federal: 4 double-dummy solves per donne), "
                    f"Parquet written, {threads} threads"))
     out.unlink(missing_ok=True)
+    # Issue 23, criterion 3: twice the donnes/s of the figure it calls today's.
+    before = json.loads(DDSIM_BEFORE_ISSUE.read_text())["figures"]["ddsim.simulate.t2"]
+    if threads == 2 and not quick:
+        res.target("simulate --dd, 2 threads: twice the rate before issue 23",
+                   "ddsim.simulate.t2", 2 * before["median"],
+                   note=f"{DDSIM_BEFORE_ISSUE.name}: {before['median']:.1f} donnes/s on "
+                        "2026-11-30; that code (c525994) ran 57-65 on 2026-12-06, against "
+                        "124-134 for d102f3f alternating (results/issue23-main-2026-12-06b)")
 
 
 def bench_pimc(res: Results, quick: bool, tmp: Path) -> None:
