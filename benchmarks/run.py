@@ -497,8 +497,9 @@ def bench_ddsim(res: Results, quick: bool, tmp: Path, n: int | None = None) -> N
         res.target("simulate --dd, 2 threads: twice the rate before issue 23",
                    "ddsim.simulate.t2", 2 * before["median"],
                    note=f"{DDSIM_BEFORE_ISSUE.name}: {before['median']:.1f} donnes/s on "
-                        "2026-11-30; that code (c525994) ran 57-65 on 2026-12-06, against "
-                        "124-134 for d102f3f alternating (results/issue23-main-2026-12-06b)")
+                        "2026-11-30; that code (c525994) ran 41-65 on 2026-12-06, against "
+                        "106-134 for d102f3f alternating, median 2.10x pair by pair "
+                        "(results/issue23-main-2026-12-06b)")
 
 
 def bench_pimc(res: Results, quick: bool, tmp: Path) -> None:
