@@ -903,12 +903,9 @@ def _three_tricks(P, trump, mode, target, leader, capot_open, rem_pts, alpha, be
                                     bb = min(bb, hi8)
                             if not done:
                                 v8 = _two_tricks(P, trump, mode, target, ws6, nc, aa, bb)
-                                if v8 <= aa:
-                                    _store(W, bk8, key8, 0, v8, -1, 8)
-                                elif v8 >= bb:
-                                    _store(W, bk8, key8, v8, INF, -1, 8)
-                                else:
-                                    _store(W, bk8, key8, v8, v8, -1, 8)
+                                # A fail low bounds it from above, a fail high from below.
+                                _store(W, bk8, key8, zero if v8 <= aa else v8,
+                                       v8 if v8 < bb else INF, -1, 8)
                                 v = g + v8
                     elif _took(mode, target, ws6):
                         # The sweeper took the 6th trick: it must take the last two too.
@@ -1030,12 +1027,10 @@ def _search(P, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             # card (nearly half of a solve's calls were in the 6th trick).
             v, card = _three_tricks(P, trump, mode, target, seat, capot_open, rem_pts,
                                     alpha, beta, hint)
-            if v <= alpha:
-                _store(W, bucket, key, 0, v, -1, 12)
-            elif v >= beta:
-                _store(W, bucket, key, v, INF, card, 12)
-            else:
-                _store(W, bucket, key, v, v, card, 12)
+            # A fail low bounds it from above (and names no best card), a fail high from
+            # below.
+            _store(W, bucket, key, zero if v <= alpha else v, v if v < beta else INF,
+                   -1 if v <= alpha else card, 12)
             return v
         if _popcount(rem) == 8:
             # The last two tricks: a flat alpha-beta, cheaper than searching card by card.
