@@ -436,6 +436,13 @@ def _probe(W, i, key):
 
 
 @njit(cache=True, inline="always")
+def _entry_bounds(W, j):
+    """The lower and upper bounds on the value that slot ``j`` holds."""
+    d = W[_ix(W_TABLE + 2 * j + 1)]
+    return (d & 0xFFFF) - _BIAS, ((d >> 16) & 0xFFFF) - _BIAS
+
+
+@njit(cache=True, inline="always")
 def _store(W, i, key, lo, hi, card, n_cards):
     """Merge bounds ``[lo, hi]`` and the best card into the entry of ``key`` of bucket
     ``i``.
@@ -445,15 +452,13 @@ def _store(W, i, key, lo, hi, card, n_cards):
     """
     j = _probe(W, i, key)
     if j >= 0:
-        d = W[_ix(W_TABLE + 2 * j + 1)]
-        old_lo = (d & 0xFFFF) - _BIAS
-        old_hi = ((d >> 16) & 0xFFFF) - _BIAS
+        old_lo, old_hi = _entry_bounds(W, j)
         if old_lo > lo:
             lo = old_lo
         if old_hi < hi:
             hi = old_hi
         if card < 0:
-            card = ((d >> 32) & 0xFF) - 1
+            card = ((W[_ix(W_TABLE + 2 * j + 1)] >> 32) & 0xFF) - 1
     else:
         old = W[_ix(W_TABLE + 2 * i)]
         stale = (old >> _KEY_STAMP) != (key >> _KEY_STAMP)
@@ -464,6 +469,17 @@ def _store(W, i, key, lo, hi, card, n_cards):
     e = W_TABLE + 2 * j
     W[_ix(e)] = key
     W[_ix(e + 1)] = (lo + _BIAS) | ((hi + _BIAS) << 16) | ((card + 1) << 32)
+
+
+@njit(cache=True, inline="always")
+def _store_result(W, i, key, v, alpha, beta, card, n_cards):
+    """Store what a fail-soft search in ``(alpha, beta)`` returned, ``v``, as the bounds it
+    proves (:func:`_store`): at most ``v`` after a fail low, where no card is known to be
+    best (the entry keeps its earlier card, if any); at least ``v`` after a fail high;
+    exactly ``v`` inside the window."""
+    low = v <= alpha
+    _store(W, i, key, np.int64(0) if low else v, v if v < beta else np.int64(INF),
+           np.int64(-1) if low else card, n_cards)
 
 
 @njit(cache=True, inline="always")
@@ -850,6 +866,10 @@ def _three_tricks(P, trump, mode, target, leader, capot_open, rem_pts, alpha, be
                     if _win_key(trump, led, c3) > _win_key(trump, led, win2):
                         ws6 = s3
                     # The last two tricks from the hands left; seat ws6 leads them.
+                    W[_ix(W_HANDS + leader)] = h0 ^ (np.int64(1) << c0)
+                    W[_ix(W_HANDS + s1)] = h1 ^ (np.int64(1) << c1)
+                    W[_ix(W_HANDS + s2)] = h2 ^ (np.int64(1) << c2)
+                    W[_ix(W_HANDS + s3)] = h3 ^ (np.int64(1) << c3)
                     v = zero
                     if mode == MODE_POINTS:
                         t6 = (W[_ix(W_POINTS + c0)] + W[_ix(W_POINTS + c1)]
@@ -873,10 +893,6 @@ def _three_tricks(P, trump, mode, target, leader, capot_open, rem_pts, alpha, be
                         elif top <= a3:
                             v = top
                         else:
-                            W[_ix(W_HANDS + leader)] = h0 ^ (np.int64(1) << c0)
-                            W[_ix(W_HANDS + s1)] = h1 ^ (np.int64(1) << c1)
-                            W[_ix(W_HANDS + s2)] = h2 ^ (np.int64(1) << c2)
-                            W[_ix(W_HANDS + s3)] = h3 ^ (np.int64(1) << c3)
                             # The 8-card position in the table, as the search keys it:
                             # across the probes of a solve the same endings come back.
                             r8 = rem12 ^ ((np.int64(1) << c0) | (np.int64(1) << c1)
@@ -889,9 +905,7 @@ def _three_tricks(P, trump, mode, target, leader, capot_open, rem_pts, alpha, be
                             bb = b3 - g
                             done = False
                             if j8 >= 0:
-                                d8 = W[_ix(W_TABLE + 2 * j8 + 1)]
-                                lo8 = (d8 & 0xFFFF) - _BIAS
-                                hi8 = ((d8 >> 16) & 0xFFFF) - _BIAS
+                                lo8, hi8 = _entry_bounds(W, j8)
                                 if lo8 >= bb or lo8 == hi8:
                                     v = g + lo8
                                     done = True
@@ -903,16 +917,10 @@ def _three_tricks(P, trump, mode, target, leader, capot_open, rem_pts, alpha, be
                                     bb = min(bb, hi8)
                             if not done:
                                 v8 = _two_tricks(P, trump, mode, target, ws6, nc, aa, bb)
-                                # A fail low bounds it from above, a fail high from below.
-                                _store(W, bk8, key8, zero if v8 <= aa else v8,
-                                       v8 if v8 < bb else INF, -1, 8)
+                                _store_result(W, bk8, key8, v8, aa, bb, -1, 8)
                                 v = g + v8
                     elif _took(mode, target, ws6):
                         # The sweeper took the 6th trick: it must take the last two too.
-                        W[_ix(W_HANDS + leader)] = h0 ^ (np.int64(1) << c0)
-                        W[_ix(W_HANDS + s1)] = h1 ^ (np.int64(1) << c1)
-                        W[_ix(W_HANDS + s2)] = h2 ^ (np.int64(1) << c2)
-                        W[_ix(W_HANDS + s3)] = h3 ^ (np.int64(1) << c3)
                         v = _two_tricks(P, trump, mode, target, ws6, zero, a3, b3)
                     # (Otherwise the sweep failed: 0.)
                     best3, a3, b3 = _improve(max1, v, best3, a3, b3)
@@ -1001,9 +1009,7 @@ def _search(P, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
         bucket = _slot(W, key)
         j = _probe(W, bucket, key)
         if j >= 0:
-            d = W[_ix(W_TABLE + 2 * j + 1)]
-            lo = (d & 0xFFFF) - _BIAS
-            hi = ((d >> 16) & 0xFFFF) - _BIAS
+            lo, hi = _entry_bounds(W, j)
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
@@ -1012,7 +1018,7 @@ def _search(P, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 alpha = lo
             if hi < beta:
                 beta = hi
-            hint = ((d >> 32) & 0xFF) - 1
+            hint = ((W[_ix(W_TABLE + 2 * j + 1)] >> 32) & 0xFF) - 1
         # The suits the leader's opponents (ruff) and the 4th hand (ruff4) would trump.
         ruff4 = _ruffs(W[_ix(W_HANDS + ((seat + 3) & 3))], trump)
         ruff = ruff4 | _ruffs(W[_ix(W_HANDS + ((seat + 1) & 3))], trump)
@@ -1027,20 +1033,12 @@ def _search(P, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
             # card (nearly half of a solve's calls were in the 6th trick).
             v, card = _three_tricks(P, trump, mode, target, seat, capot_open, rem_pts,
                                     alpha, beta, hint)
-            # A fail low bounds it from above (and names no best card), a fail high from
-            # below.
-            _store(W, bucket, key, zero if v <= alpha else v, v if v < beta else INF,
-                   -1 if v <= alpha else card, 12)
+            _store_result(W, bucket, key, v, alpha, beta, card, 12)
             return v
         if _popcount(rem) == 8:
             # The last two tricks: a flat alpha-beta, cheaper than searching card by card.
             v = _two_tricks(P, trump, mode, target, seat, capot_open, alpha, beta)
-            if v <= alpha:
-                _store(W, bucket, key, 0, v, -1, 8)
-            elif v >= beta:
-                _store(W, bucket, key, v, INF, -1, 8)
-            else:
-                _store(W, bucket, key, v, v, -1, 8)
+            _store_result(W, bucket, key, v, alpha, beta, _NO_CARD, 8)
             return v
     hand = W[_ix(W_HANDS + seat)]
     if n == 0:
@@ -1074,15 +1072,11 @@ def _search(P, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                     | (W[_ix(W_STAMP)] << _KEY_STAMP))
             j = _probe(W, _slot(W, ckey), ckey)
             if j >= 0:
-                d = W[_ix(W_TABLE + 2 * j + 1)]
-                if maximizing:
-                    lo = (d & 0xFFFF) - _BIAS + g
-                    if lo >= beta:
-                        return lo
-                else:
-                    hi = ((d >> 16) & 0xFFFF) - _BIAS + g
-                    if hi <= alpha:
-                        return hi
+                lo, hi = _entry_bounds(W, j)
+                if maximizing and lo + g >= beta:
+                    return lo + g
+                if not maximizing and hi + g <= alpha:
+                    return hi + g
     best = -INF if maximizing else INF
     best_card = W[_ix(base)]
     a = alpha
@@ -1162,14 +1156,7 @@ def _search(P, seat, led, win_card, win_seat, trick_pts, trick_cards, capot_open
                 W[_ix(W_KILLER + 2 * ply)] = c
             break
     if n == 0:
-        # A fail-low result is an upper bound, a fail-high one a lower bound. After a fail
-        # low no card is known to be best: the entry keeps its earlier card, if any.
-        if best <= alpha:
-            _store(W, bucket, key, 0, best, -1, _popcount(rem))
-        elif best >= beta:
-            _store(W, bucket, key, best, INF, best_card, _popcount(rem))
-        else:
-            _store(W, bucket, key, best, best, best_card, _popcount(rem))
+        _store_result(W, bucket, key, best, alpha, beta, best_card, _popcount(rem))
     return best
 
 
